@@ -1,0 +1,3 @@
+from chargen.cli import main
+
+main()

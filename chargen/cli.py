@@ -1,0 +1,705 @@
+"""The command line: a thin click layer over the engine.
+
+System groups are built lazily from their `System` objects, so `chargen --help`
+imports neither the systems nor Faker nor tabulate. Errors are mapped to exit
+codes in one place, `main`: 2 for bad usage or input, 1 for a bug, and a closed
+pipe ends quietly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from chargen import __version__
+from chargen.errors import ChargenError, ChoiceError, PipeClosed, TableError
+from chargen.systems import REGISTRY, available, load
+
+FORMATS = ("table", "json", "jsonl", "markdown")
+MAX_COUNT = 1_000_000
+SEED_LIMIT = 2**53
+_debug = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
+
+
+class SlugChoice(click.ParamType):
+    """A fixed choice that accepts hyphen and underscore forms and lists the valid ones."""
+
+    name = "choice"
+
+    def __init__(self, choices: tuple[str, ...]) -> None:
+        self.choices = choices
+
+    def convert(self, value, param, ctx):
+        slug = str(value).strip().lower().replace("-", "_")
+        if slug not in self.choices:
+            self.fail(f"'{value}' is not valid. Valid: {', '.join(self.choices)}", param, ctx)
+        return slug
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(c) for c in self.choices if c.startswith(incomplete)]
+
+
+def common_options(func: Callable) -> Callable:
+    """The options every generating command takes."""
+    options = [
+        click.option(
+            "-n",
+            "--count",
+            type=click.IntRange(1, MAX_COUNT),
+            default=1,
+            show_default=True,
+            help="How many to generate (1 to 1,000,000); batches stream.",
+        ),
+        click.option(
+            "--seed",
+            type=click.IntRange(0, SEED_LIMIT - 1),
+            default=None,
+            help="Integer seed: the same seed, options, tables and version give the same output.",
+        ),
+        click.option(
+            "-f",
+            "--format",
+            "fmt",
+            type=SlugChoice(FORMATS),
+            default="table",
+            show_default=True,
+            help="table (sheet or roster), json (array), jsonl (one object per line), markdown.",
+        ),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Write to FILE (atomically) instead of stdout.",
+        ),
+        click.option(
+            "--locale",
+            default=None,
+            shell_complete=_complete_locale,
+            help="Faker locale for names, overriding the system's own (e.g. sv_SE, hu_HU).",
+        ),
+        click.option(
+            "--tables",
+            "tables_dirs",
+            type=click.Path(exists=True, file_okay=False),
+            multiple=True,
+            envvar="CHARGEN_TABLES",
+            help="A table pack (DIR/SYSTEM/*.toml) laid over the built-in tables. Also CHARGEN_TABLES.",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _complete_locale(ctx, param, incomplete):
+    from chargen.names import locales
+
+    return [loc for loc in locales() if loc.startswith(incomplete)]
+
+
+class RootGroup(click.Group):
+    """Lists the systems from the registry without importing them; loads one when named."""
+
+    def list_commands(self, ctx):
+        return available() + sorted(self.commands)
+
+    def get_command(self, ctx, name):
+        if name in self.commands:
+            return self.commands[name]
+        if name in REGISTRY and name in available():
+            return build_system_group(load(name))
+        return None
+
+    def format_commands(self, ctx, formatter):
+        rows = [(sid, REGISTRY[sid][1]) for sid in available()]
+        if rows:
+            with formatter.section("Systems"):
+                formatter.write_dl(rows)
+        rows = [(n, c.get_short_help_str(60)) for n, c in sorted(self.commands.items())]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            raise click.UsageError(
+                f"unknown system or command '{name}'. Valid: {', '.join(self.list_commands(ctx))}",
+                ctx,
+            )
+        return super().resolve_command(ctx, args)
+
+
+@click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="chargen")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks for errors.")
+def cli(debug: bool) -> None:
+    """Tabletop role-playing characters and NPCs, made by each game's own
+    creation procedure over TOML random tables.
+
+    \b
+    Examples:
+      chargen karma pc                    a character sheet
+      chargen karma npc -n 20 -f jsonl    twenty NPCs, one JSON object per line
+      chargen systems                     the systems, their commands and steps
+    """
+    if debug:
+        _debug["on"] = True
+
+
+# -- system groups ----------------------------------------------------------
+
+
+def build_system_group(system) -> click.Group:
+    """A click group for one system: pc, npc, and one command per procedure step."""
+    group = click.Group(
+        system.id,
+        help=f"{system.name} ({system.language}). {system.description}".strip(),
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    group.add_command(_generate_command(system, "pc", None))
+    group.add_command(_generate_command(system, "npc", None))
+    for step in system.pc:
+        if step.command:
+            group.add_command(_generate_command(system, "pc", step))
+    return group
+
+
+def _system_option(system, option) -> Callable:
+    flag = f"--{option.name}"
+    if option.flag:
+        return click.option(flag, option.key, is_flag=True, help=option.help)
+    if option.type is int:
+        kind = click.IntRange(option.minimum, option.maximum)
+        return click.option(flag, option.key, type=kind, default=None, help=option.help)
+    if option.choices:
+        return click.option(
+            flag,
+            option.key,
+            type=SlugChoice(option.choices),
+            multiple=option.multiple,
+            help=option.help,
+        )
+    return click.option(
+        flag,
+        option.key,
+        multiple=option.multiple,
+        help=option.help,
+        shell_complete=_table_completer(system, option.table),
+        metavar=option.table.upper() if option.table else "TEXT",
+    )
+
+
+def _table_completer(system, table_name):
+    def complete(ctx, param, incomplete):
+        if not table_name:
+            return []
+        try:
+            return [i for i in system.tables()[table_name].ids if i.startswith(incomplete)]
+        except ChargenError:
+            return []
+
+    return complete
+
+
+def _generate_command(system, kind: str, step) -> click.Command:
+    options = system.options(kind)
+    if step is None:
+        name = kind
+        helptext = (
+            f"A player character: {' > '.join(s.id for s in system.pc if s.command)}."
+            if kind == "pc"
+            else "NPCs from the system's own templates."
+        )
+    else:
+        name = step.id
+        helptext = step.help or f"Step '{step.id}' of the creation procedure alone."
+
+    def callback(
+        count, seed, fmt, output, locale, tables_dirs, interactive, list_tables=False, **chosen
+    ):
+        run_generate(
+            system,
+            kind,
+            step,
+            chosen,
+            count,
+            seed,
+            fmt,
+            output,
+            locale,
+            tables_dirs,
+            interactive,
+            list_tables,
+        )
+
+    command = callback
+    for option in reversed(options):
+        command = _system_option(system, option)(command)
+    command = click.option(
+        "--interactive",
+        is_flag=True,
+        help="Ask for each choice on the terminal, showing the options and their effects.",
+    )(command)
+    if step is not None:
+        command = click.option(
+            "--list",
+            "list_tables",
+            is_flag=True,
+            help="Show every option of this step with its effects.",
+        )(command)
+    command = common_options(command)
+    return click.command(name, help=helptext)(command)
+
+
+def _overlay_paths(tables_dirs) -> list[Path]:
+    paths = []
+    for entry in tables_dirs:
+        paths += (
+            [Path(p) for p in str(entry).split(os.pathsep) if p]
+            if isinstance(entry, str)
+            else [Path(entry)]
+        )
+    return paths
+
+
+def load_tables(system, tables_dirs):
+    """The system's pack with the user's overlays, checked whole when there are any."""
+    pack = system.tables(_overlay_paths(tables_dirs))
+    if len(pack.dirs) > 1:
+        problems = pack.check()
+        if problems:
+            raise TableError(problems)
+    return pack
+
+
+def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
+    """Normalise choice values and check them against the tables before any output."""
+    from chargen.procedure import normalize
+
+    values = {}
+    for option in system.options(kind):
+        value = chosen.get(option.key)
+        if option.table and value not in (None, ()):
+            table = pack[option.table]
+            items = list(value) if isinstance(value, tuple | list) else [value]
+            for item in items:
+                if normalize(item) not in table:
+                    raise ChoiceError(option.name, item, list(table.ids))
+            value = [normalize(v) for v in items] if option.multiple else normalize(items[0])
+        elif isinstance(value, tuple):
+            value = list(value)
+        values[option.key] = value
+    return values
+
+
+def run_generate(
+    system,
+    kind,
+    step,
+    chosen,
+    count,
+    seed,
+    fmt,
+    output,
+    locale,
+    tables_dirs,
+    interactive,
+    list_tables,
+) -> None:
+    from chargen import output as out
+    from chargen.procedure import generate
+    from chargen.seeds import draw_seed
+
+    pack = load_tables(system, tables_dirs)
+    if list_tables:
+        return show_step_tables(system, step, pack, fmt, output)
+    if locale is not None:
+        from chargen.names import locales
+
+        if locale not in locales():
+            raise ChoiceError("locale", locale, locales())
+    options = _validate_options(system, kind, pack, chosen)
+    prompter = None
+    if interactive:
+        from chargen.prompts import Prompter
+
+        prompter = Prompter()
+    batch_seed = draw_seed() if seed is None else seed
+    items = generate(
+        system,
+        pack,
+        kind,
+        options,
+        count,
+        batch_seed,
+        locale,
+        prompter,
+        step.id if step is not None else None,
+    )
+    items = out.progress(items, count)
+    with out.destination(output) as stream:
+        out.write(out.render(system, items, fmt, count), stream)
+
+
+def show_step_tables(system, step, pack, fmt, output) -> None:
+    import fnmatch
+
+    from chargen import output as out
+
+    names = [n for pattern in step.lists for n in pack.names() if fnmatch.fnmatchcase(n, pattern)]
+    if not names:
+        raise ChargenError(f"step '{step.id}' has no tables to list")
+    with out.destination(output) as stream:
+        out.write(table_listing([pack[n] for n in dict.fromkeys(names)], fmt), stream)
+
+
+# -- roll ------------------------------------------------------------------
+
+
+@cli.command("roll")
+@click.argument("expressions", nargs=-1, required=True)
+@common_options
+def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs) -> None:
+    """Roll dice: 2T10, 3d6, 2k6, d66, d6! (aces), 4d6kh3, 2d20kl1, 1T6-1.
+
+    Each roll is one object {"expression", "total", "dice"}; -n rolls each
+    expression that many times.
+    """
+    import random
+
+    from chargen import output as out
+    from chargen.dice import parse
+    from chargen.seeds import draw_seed
+
+    parsed = [parse(e) for e in expressions]
+    rng = random.Random(draw_seed() if seed is None else seed)
+    rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)
+    if fmt in ("json", "jsonl"):
+        chunks = out.json_array(rolls) if fmt == "json" else out.jsonl(rolls)
+    else:
+        chunks = _roll_rows(rolls, fmt == "markdown")
+    with out.destination(output) as stream:
+        out.write(chunks, stream)
+
+
+def _roll_rows(rolls, markdown: bool):
+    from tabulate import tabulate
+
+    rows = [[r["expression"], r["total"], " ".join(map(str, r["dice"]))] for r in rolls]
+    yield (
+        tabulate(
+            rows,
+            headers=["expression", "total", "dice"],
+            tablefmt="github" if markdown else "simple",
+        )
+        + "\n"
+    )
+
+
+# -- systems ---------------------------------------------------------------
+
+
+@cli.command("systems")
+@click.option("-f", "--format", "fmt", type=SlugChoice(FORMATS), default="table", show_default=True)
+def systems_command(fmt: str) -> None:
+    """The systems, their language, commands and creation steps."""
+    from chargen import output as out
+
+    rows = []
+    for sid in available():
+        system = load(sid)
+        steps = [s.id for s in system.pc if s.command]
+        rows.append(
+            {
+                "id": sid,
+                "name": system.name,
+                "language": system.language,
+                "locale": system.locale,
+                "commands": ["pc", "npc", *steps],
+                "steps": [
+                    {"id": s.id, "label": s.label or s.id, "fields": list(s.fields)}
+                    for s in system.pc
+                    if s.command
+                ],
+                "pc_options": [f"--{o.name}" for o in system.pc_options],
+                "npc_options": [f"--{o.name}" for o in system.npc_options],
+            }
+        )
+    if fmt == "json":
+        chunks = out.json_array(rows)
+    elif fmt == "jsonl":
+        chunks = out.jsonl(rows)
+    else:
+        from tabulate import tabulate
+
+        table = [
+            [
+                r["id"],
+                r["name"],
+                r["language"],
+                " ".join(r["commands"][:2]),
+                " > ".join(s["id"] for s in r["steps"]),
+            ]
+            for r in rows
+        ]
+        chunks = [
+            tabulate(
+                table,
+                headers=["system", "name", "language", "commands", "steps (each also a command)"],
+                tablefmt="github" if fmt == "markdown" else "simple",
+            )
+            + "\n"
+        ]
+    out.write(chunks, sys.stdout)
+
+
+# -- tables ----------------------------------------------------------------
+
+
+@cli.group("tables")
+def tables_group() -> None:
+    """Inspect and lint the TOML tables, the user's own included."""
+
+
+def _systems_for(system_id: str | None) -> list[str]:
+    if system_id is None:
+        return available()
+    if system_id not in available():
+        raise ChoiceError("system", system_id, available())
+    return [system_id]
+
+
+@tables_group.command("list")
+@click.option("--system", "system_id", default=None, help="Only this system's tables.")
+@click.option(
+    "--tables",
+    "tables_dirs",
+    type=click.Path(exists=True, file_okay=False),
+    multiple=True,
+    envvar="CHARGEN_TABLES",
+)
+@click.option("-f", "--format", "fmt", type=SlugChoice(FORMATS), default="table", show_default=True)
+def tables_list(system_id, tables_dirs, fmt) -> None:
+    """Every table per system: its kind, die and size, and where it comes from."""
+    from chargen import output as out
+
+    rows = []
+    for sid in _systems_for(system_id):
+        pack = load(sid).tables(_overlay_paths(tables_dirs))
+        builtin = pack.dirs[0]
+        for name in pack.names():
+            table = pack[name]
+            rows.append(
+                {
+                    "system": sid,
+                    "table": name,
+                    "kind": table.kind,
+                    "die": table.die.text if table.die else None,
+                    "entries": len(table.entries),
+                    "source": "built-in"
+                    if pack.files[name].parent == builtin
+                    else str(pack.files[name]),
+                    "description": table.description,
+                }
+            )
+    if fmt in ("json", "jsonl"):
+        chunks = out.json_array(rows) if fmt == "json" else out.jsonl(rows)
+    else:
+        from tabulate import tabulate
+
+        body = [
+            [r["system"], r["table"], r["kind"], r["die"] or "", r["entries"], r["source"]]
+            for r in rows
+        ]
+        chunks = [
+            tabulate(
+                body,
+                headers=["system", "table", "kind", "die", "entries", "source"],
+                tablefmt="github" if fmt == "markdown" else "simple",
+            )
+            + "\n"
+        ]
+    out.write(chunks, sys.stdout)
+
+
+@tables_group.command("show")
+@click.argument("name")
+@click.option(
+    "--system", "system_id", default=None, help="The system, when NAME is not SYSTEM/NAME."
+)
+@click.option(
+    "--tables",
+    "tables_dirs",
+    type=click.Path(exists=True, file_okay=False),
+    multiple=True,
+    envvar="CHARGEN_TABLES",
+)
+@click.option("-f", "--format", "fmt", type=SlugChoice(FORMATS), default="table", show_default=True)
+def tables_show(name, system_id, tables_dirs, fmt) -> None:
+    """One table's rows with their ranges and each row's chance in percent."""
+    from chargen import output as out
+
+    if "/" in name:
+        system_id, name = name.split("/", 1)
+    found = []
+    for sid in _systems_for(system_id):
+        pack = load(sid).tables(_overlay_paths(tables_dirs))
+        if name in pack:
+            found.append(pack[name])
+    if not found:
+        every = sorted(
+            f"{sid}/{n}"
+            for sid in _systems_for(system_id)
+            for n in load(sid).tables(_overlay_paths(tables_dirs)).names()
+        )
+        raise ChoiceError("table", name, every)
+    if len(found) > 1:
+        raise ChargenError(
+            f"table '{name}' exists in several systems; name one: "
+            + ", ".join(f"{t.path.parent.name}/{name}" for t in found)
+        )
+    out.write(table_listing(found, fmt), sys.stdout)
+
+
+def table_listing(tables, fmt: str):
+    """The rows of tables for `tables show` and `--list`: range or weight, chance, text, effects."""
+    from chargen import output as out
+
+    if fmt in ("json", "jsonl"):
+        items = (
+            {
+                "table": t.name,
+                "kind": t.kind,
+                "die": t.die.text if t.die else None,
+                "description": t.description,
+                "entries": [
+                    dict(e, chance=round(p * 100, 2))
+                    for e, p in zip(t.entries, _chances(t), strict=True)
+                ]
+                if t.kind != "settings"
+                else [],
+                **({"settings": t.settings} if t.kind == "settings" else {}),
+            }
+            for t in tables
+        )
+        yield from out.json_array(items) if fmt == "json" else out.jsonl(items)
+        return
+    from tabulate import tabulate
+
+    from chargen.prompts import describe
+
+    markdown = fmt == "markdown"
+    for table in tables:
+        title = f"{table.name} ({table.die.text})" if table.die else table.name
+        yield (f"## {title}\n\n" if markdown else f"{title}\n{'=' * len(title)}\n")
+        if table.description:
+            yield table.description + "\n\n"
+        if table.kind == "settings":
+            rows = [[k, v] for k, v in table.settings.items()]
+            yield (
+                tabulate(
+                    rows, headers=["setting", "value"], tablefmt="github" if markdown else "simple"
+                )
+                + "\n\n"
+            )
+            continue
+        rows = []
+        for entry, chance in zip(table.entries, _chances(table), strict=True):
+            where = str(entry.get("roll", "")) if table.die else entry.get("weight", 1)
+            text = entry.get("result") or describe(entry)
+            if entry.get("result") and entry.get("effects"):
+                text += " (" + ", ".join(f"{k} {v}" for k, v in entry["effects"].items()) + ")"
+            if entry.get("ref"):
+                text += f" -> {entry['ref']}"
+            rows.append([where, f"{chance * 100:.1f}%", text])
+        head = ["roll" if table.die else "weight", "chance", "result"]
+        yield tabulate(rows, headers=head, tablefmt="github" if markdown else "simple") + "\n\n"
+
+
+def _chances(table) -> list[float]:
+    return table.probabilities() if table.kind != "settings" else []
+
+
+@tables_group.command("check")
+@click.argument("directory", required=False, type=click.Path(exists=True, file_okay=False))
+@click.option(
+    "--system", "system_id", default=None, help="The system a folder of bare *.toml files is for."
+)
+def tables_check(directory, system_id) -> None:
+    """Lint tables: syntax, schema, gaps, overlaps, ranges, references, cycles, effect keys.
+
+    Without DIR the built-in tables are checked; DIR is a pack laid out as
+    DIR/SYSTEM/*.toml (or a folder of one system's tables with --system), checked
+    together with the built-in tables it is laid over.
+    """
+    overlays = [Path(directory)] if directory else []
+    systems = _systems_for(system_id)
+    if directory and system_id is None:
+        systems = [
+            s for s in systems if (Path(directory) / s).is_dir() or Path(directory).name == s
+        ]
+        if not systems:
+            raise ChargenError(
+                f"{directory} holds no system's tables: lay it out as {directory}/SYSTEM/*.toml "
+                f"(SYSTEM one of {', '.join(available())}) or name the system with --system"
+            )
+    problems = []
+    checked = 0
+    for sid in systems:
+        pack = load(sid).tables(overlays)
+        problems += pack.check()
+        checked += len(pack.names())
+    if problems:
+        raise TableError(problems)
+    click.echo(f"ok: {checked} tables in {len(systems)} system(s), no problems", err=True)
+
+
+# -- entry point -------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI and map every outcome to an exit status."""
+    try:
+        result = cli.main(args=argv, prog_name="chargen", standalone_mode=False)
+        sys.stdout.flush()
+        sys.exit(result if isinstance(result, int) else 0)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("chargen: interrupted", err=True)
+        sys.exit(130)
+    except ChargenError as exc:
+        if _debug["on"]:
+            raise
+        click.echo(f"chargen: error: {exc}", err=True)
+        sys.exit(2)
+    except (PipeClosed, BrokenPipeError):
+        _quiet_stdout()
+        sys.exit(0)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # a bug: say so briefly, exit 1
+        if _debug["on"]:
+            raise
+        click.echo(
+            f"chargen: internal error: {type(exc).__name__}: {exc}\n"
+            "Run again with --debug (or CHARGEN_DEBUG=1) for the traceback, and report it.",
+            err=True,
+        )
+        sys.exit(1)
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at devnull so the exit-time flush stays silent."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())

@@ -1,0 +1,56 @@
+"""The one error family the CLI turns into a message and exit status 2.
+
+Library code raises these and never prints or exits; anything else that escapes
+is a bug and exits 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class ChargenError(Exception):
+    """Bad usage or bad input: the message names what is wrong and where."""
+
+
+class DiceError(ChargenError):
+    """A dice expression that cannot be parsed or is over the limits."""
+
+
+class ChoiceError(ChargenError):
+    """An unknown or forbidden choice; the message lists the valid ones."""
+
+    def __init__(self, what: str, value: str, valid: list[str], why: str = "") -> None:
+        self.what, self.value, self.valid = what, value, list(valid)
+        if why:
+            text = f"{what} '{value}' is not allowed here: {why}"
+        else:
+            text = f"unknown {what} '{value}'"
+        if self.valid:
+            text += f". Valid: {', '.join(self.valid)}"
+        super().__init__(text)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One fault in a table file, with the line it stands on (1-based; 0 when unknown)."""
+
+    file: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.text}" if self.line else f"{self.file}: {self.text}"
+
+
+class TableError(ChargenError):
+    """One or more faults in table files."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        lines = "\n".join(f"  {p}" for p in self.problems)
+        super().__init__(f"bad tables ({len(self.problems)} problem(s)):\n{lines}")
+
+
+class PipeClosed(Exception):
+    """The reader of stdout went away (`chargen ... | head -1`): stop quietly."""

@@ -1,0 +1,181 @@
+"""Renderers and the places they write to.
+
+Every renderer is a generator of text chunks, so a batch of a million characters
+streams with flat memory: JSON arrays are written one element at a time, JSON
+Lines one line each, rosters in chunks. Files are written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+from chargen.errors import ChargenError, PipeClosed
+
+FORMATS = ("table", "json", "jsonl", "markdown")
+ROSTER_CHUNK = 1000  # rows per tabulated block of a roster (tabulate cannot stream)
+BATCH_SHEET_LIMIT = 10_000  # a batch sheet (a squad's stat block) collects its members first
+
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_pretty = json.JSONEncoder(ensure_ascii=False, indent=2).encode
+
+
+def jsonl(items: Iterable[Any]) -> Iterator[str]:
+    for item in items:
+        yield _compact(item) + "\n"
+
+
+def json_array(items: Iterable[Any]) -> Iterator[str]:
+    """A JSON array streamed one element at a time (always an array, even of one)."""
+    first = True
+    for item in items:
+        body = _pretty(item).replace("\n", "\n  ")
+        yield ("[\n  " if first else ",\n  ") + body
+        first = False
+    yield "[]\n" if first else "\n]\n"
+
+
+def section_text(sections: list, markdown: bool, title: str = "") -> str:
+    """A sheet (a list of Sections) as plain text or Markdown."""
+    from tabulate import tabulate
+
+    out = []
+    if title:
+        out.append(f"# {title}\n" if markdown else f"{title}\n{'=' * len(title)}\n")
+    for section in sections:
+        if markdown:
+            out.append(f"## {section.title}\n")
+        else:
+            out.append(f"{section.title}\n{'-' * len(section.title)}")
+        if section.text:
+            out.append(section.text + ("\n" if markdown else ""))
+        if section.rows:
+            if markdown:
+                headers = section.headers or [""] * len(section.rows[0])
+                out.append(tabulate(section.rows, headers=headers, tablefmt="github") + "\n")
+            else:
+                out.append(
+                    tabulate(
+                        section.rows,
+                        headers=section.headers or (),
+                        tablefmt="simple" if section.headers else "plain",
+                    )
+                )
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def roster(system, items: Iterable[dict], markdown: bool) -> Iterator[str]:
+    """One row per character, tabulated in chunks of ROSTER_CHUNK rows."""
+    from tabulate import tabulate
+
+    headers = [label for label, _ in system.roster]
+    getters = [
+        (lambda c, k=key: c.get(k)) if isinstance(key, str) else key for _, key in system.roster
+    ]
+    rows: list[list] = []
+    first = True
+
+    def flush() -> str:
+        fmt = "github" if markdown else "simple"
+        text = tabulate(rows, headers=headers, tablefmt=fmt)
+        return text + "\n" if first else "\n" + text + "\n"
+
+    for item in items:
+        rows.append([_cell(get(item)) for get in getters])
+        if len(rows) == ROSTER_CHUNK:
+            yield flush()
+            rows, first = [], False
+    if rows:
+        yield flush()
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return "" if value is None else value
+
+
+def render(system, items: Iterable[dict], fmt: str, count: int) -> Iterator[str]:
+    """The chunks of text for `items` in format `fmt`."""
+    if fmt == "json":
+        return json_array(items)
+    if fmt == "jsonl":
+        return jsonl(items)
+    markdown = fmt == "markdown"
+    if count == 1:
+        return (section_text(system.sheet(c), markdown, c.get("name") or "") for c in items)
+    if system.batch_sheet is not None and count <= BATCH_SHEET_LIMIT:
+        return _batch_or_roster(system, list(items), markdown)
+    return roster(system, items, markdown)
+
+
+def _batch_or_roster(system, items: list[dict], markdown: bool) -> Iterator[str]:
+    sections = system.batch_sheet(items)
+    if sections is None:
+        yield from roster(system, items, markdown)
+    else:
+        yield section_text(sections, markdown)
+
+
+def progress(items: Iterable[Any], count: int, stream: TextIO | None = None) -> Iterator[Any]:
+    """Pass items through, drawing a progress bar on stderr when it is a terminal."""
+    stream = stream or sys.stderr
+    if count < 2000 or not stream.isatty():
+        yield from items
+        return
+    step = max(count // 100, 1)
+    for done, item in enumerate(items, 1):
+        yield item
+        if done % step == 0 or done == count:
+            filled = done * 30 // count
+            stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done:,}/{count:,}")
+            stream.flush()
+    stream.write("\n")
+
+
+@contextmanager
+def destination(path: str | None):
+    """stdout, or a file written atomically: a temporary file beside it, renamed at
+    the end, removed on any error or interrupt so no partial file is ever left."""
+    if path is None or path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise ChargenError(f"cannot write {path}: folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise ChargenError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            yield handle
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write(chunks: Iterable[str], out: TextIO) -> None:
+    """Write every chunk; flush at the end so a closed pipe shows up here, not at exit."""
+    write_chunk = out.write
+    try:
+        for chunk in chunks:
+            write_chunk(chunk)
+        out.flush()
+    except BrokenPipeError:
+        raise PipeClosed() from None

@@ -1,0 +1,629 @@
+"""TOML tables: load them lazily, validate them strictly, roll on them.
+
+A system's pack is a folder of `NAME.toml` files. Each file is one of three kinds,
+declared per table name by the system's `Spec`s (this module knows no system):
+
+* ``roll``: a die (``die = "d66"``) and ``[[entries]]`` whose ``roll`` ranges cover
+  every result exactly once, or entries with a ``weight`` each;
+* ``definitions``: ``[[entries]]`` with a unique ``id`` (what a command-line choice
+  takes), an optional ``weight`` for random picks and typed fields of their own;
+* ``settings``: top-level keys only: budgets, caps and other game numbers.
+
+A user's pack laid over the built-in one replaces tables of the same name and adds
+new ones. Every fault found names its file and line.
+"""
+
+from __future__ import annotations
+
+import bisect
+import fnmatch
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chargen.dice import Dice, parse
+from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+KINDS = ("roll", "definitions", "settings")
+# Keys any entry may carry; anything else must be declared by the table's Spec.
+COMMON_KEYS = {
+    "id": "str",
+    "name": "str",
+    "roll": "any",
+    "weight": "num",
+    "result": "str",
+    "description": "str",
+    "effects": "effects",
+    "ref": "table",
+    "source": "str",
+    "tags": "list[str]",
+}
+TOP_KEYS = {"die", "description", "source", "entries"}
+SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+_ENTRY_HEADER = re.compile(r"^\s*\[\[\s*entries\s*\]\]")
+_ANY_HEADER = re.compile(r"^\s*\[")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a table of a given name must look like.
+
+    `fields` maps extra entry keys (or, for settings, top-level keys) to a type:
+    str int num bool dice table id:TABLE any, list[T], dict[T]; a trailing "!"
+    makes the key required.
+    """
+
+    kind: str
+    fields: dict[str, str] = field(default_factory=dict)
+    description: str = ""
+
+
+def builtin_root() -> Path:
+    """The built-in tables: inside the installed package, or tables/ in a source tree."""
+    here = Path(__file__).resolve().parent
+    installed = here / "builtin_tables"
+    if installed.is_dir() and any(installed.iterdir()):
+        return installed
+    return here.parent / "tables"
+
+
+def pack_dir(root: Path, system: str) -> Path | None:
+    """The folder of `system`'s tables inside a user's pack `root`, if it has one.
+
+    A pack is laid out as ROOT/SYSTEM/*.toml; a folder named after the system, or
+    holding *.toml files directly, is taken as it is.
+    """
+    if (root / system).is_dir():
+        return root / system
+    if root.name == system or any(p.suffix == ".toml" for p in root.iterdir()):
+        return root
+    return None
+
+
+class Table:
+    """One validated table file. Entries are plain dicts, as written in TOML."""
+
+    def __init__(self, name: str, path: Path, spec: Spec, data: dict, text: str) -> None:
+        self.name, self.path, self.spec, self.text = name, path, spec, text
+        self.kind = spec.kind
+        self.description: str = data.get("description", "")
+        self.die: Dice | None = parse(data["die"]) if "die" in data else None
+        self.entries: tuple[dict, ...] = tuple(data.get("entries", ()))
+        self.settings: dict = {k: v for k, v in data.items() if k not in TOP_KEYS}
+        self.ids: tuple[str, ...] = tuple(e["id"] for e in self.entries if "id" in e)
+        self._by_id = {e["id"]: e for e in self.entries if "id" in e}
+        self._by_value: dict[int, dict] = {}
+        if self.die is not None:
+            for entry in self.entries:
+                for value in entry_values(entry, self.die):
+                    self._by_value[value] = entry
+        weights = [float(e.get("weight", 1)) for e in self.entries]
+        self._cumulative = [sum(weights[: i + 1]) for i in range(len(weights))]
+        self._total = self._cumulative[-1] if self._cumulative else 0.0
+
+    def __repr__(self) -> str:
+        return f"<Table {self.name} ({self.kind}, {len(self.entries)} entries)>"
+
+    def get(self, entry_id: str, what: str = "") -> dict:
+        """The entry with this id; a ChoiceError listing the valid ids otherwise."""
+        try:
+            return self._by_id[entry_id]
+        except KeyError:
+            raise ChoiceError(what or self.name, entry_id, list(self.ids)) from None
+
+    def __contains__(self, entry_id: str) -> bool:
+        return entry_id in self._by_id
+
+    def setting(self, key: str) -> Any:
+        """A settings value; a missing one is a table fault naming the file."""
+        try:
+            return self.settings[key]
+        except KeyError:
+            raise TableError([Problem(str(self.path), 0, f"missing setting '{key}'")]) from None
+
+    def roll(self, rng) -> tuple[int | None, dict]:
+        """Roll on the table: (die result or None for weighted tables, entry)."""
+        if self.die is None:
+            return None, self.pick(rng)
+        value = self.die.roll(rng).total
+        return value, self._by_value[value]
+
+    def pick(self, rng, among: list[dict] | None = None) -> dict:
+        """A random entry by weight (default 1 each), optionally among some entries."""
+        if among is not None:
+            return _weighted_pick(rng, among)
+        if self.die is not None:
+            return self.roll(rng)[1]
+        if not self.entries:
+            raise TableError([Problem(str(self.path), 0, "table has no entries")])
+        index = bisect.bisect(self._cumulative, rng.random() * self._total)
+        return self.entries[min(index, len(self.entries) - 1)]
+
+    def draw(self, rng, count: int, exclude: tuple = (), among: list[dict] | None = None) -> list:
+        """`count` different entries by weight, none of them in `exclude` (ids or dicts)."""
+        pool = [
+            e
+            for e in (self.entries if among is None else among)
+            if e.get("id", id(e)) not in exclude and e not in exclude
+        ]
+        if count > len(pool):
+            raise ChargenError(
+                f"table {self.name} ({self.path}) has {len(pool)} entries to draw from, "
+                f"not the {count} asked for"
+            )
+        drawn = []
+        for _ in range(count):
+            entry = _weighted_pick(rng, pool)
+            pool.remove(entry)
+            drawn.append(entry)
+        return drawn
+
+    def probabilities(self) -> list[float]:
+        """Each entry's chance, in the order of `entries`."""
+        if self.die is None:
+            return [float(e.get("weight", 1)) / self._total for e in self.entries]
+        dist = self.die.distribution()
+        return [sum(dist.get(v, 0.0) for v in entry_values(e, self.die)) for e in self.entries]
+
+    def entry_line(self, index: int) -> int:
+        return entry_lines(self.text)[index] if index < len(entry_lines(self.text)) else 0
+
+
+def _weighted_pick(rng, entries: list[dict]) -> dict:
+    total = sum(float(e.get("weight", 1)) for e in entries)
+    point = rng.random() * total
+    for entry in entries:
+        point -= float(e_weight(entry))
+        if point < 0:
+            return entry
+    return entries[-1]
+
+
+def e_weight(entry: dict) -> float:
+    return float(entry.get("weight", 1))
+
+
+def entry_values(entry: dict, die: Dice) -> list[int]:
+    """The die results an entry's `roll` covers (only results the die can give)."""
+    low, high = parse_range(entry["roll"])
+    return [v for v in die.possible_values() if low <= v <= high]
+
+
+def parse_range(roll: Any) -> tuple[int, int]:
+    """'11-13' -> (11, 13); '14' or 14 -> (14, 14). ValueError when unreadable."""
+    if isinstance(roll, bool):
+        raise ValueError(roll)
+    if isinstance(roll, int):
+        return roll, roll
+    text = str(roll).strip().replace("–", "-")
+    match = re.fullmatch(r"(-?\d+)\s*(?:-\s*(-?\d+))?", text)
+    if not match:
+        raise ValueError(roll)
+    low = int(match.group(1))
+    high = int(match.group(2)) if match.group(2) else low
+    if high < low:
+        raise ValueError(roll)
+    return low, high
+
+
+def entry_lines(text: str) -> list[int]:
+    """The 1-based line of each `[[entries]]` header, in order."""
+    return [n for n, line in enumerate(text.splitlines(), 1) if _ENTRY_HEADER.match(line)]
+
+
+def key_line(text: str, key: str, entry_index: int | None = None) -> int:
+    """The line where `key = ...` stands (at top level, or inside one entry)."""
+    lines = text.splitlines()
+    if entry_index is None:
+        start, stop = 0, len(lines)
+        for n, line in enumerate(lines):
+            if _ANY_HEADER.match(line):
+                stop = n
+                break
+    else:
+        headers = entry_lines(text)
+        if entry_index >= len(headers):
+            return 0
+        start = headers[entry_index]
+        stop = next(
+            (n for n in range(start, len(lines)) if _ANY_HEADER.match(lines[n])), len(lines)
+        )
+    pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*[=.]")
+    for n in range(start, stop):
+        if pattern.match(lines[n]):
+            return n + 1
+    if entry_index is not None:
+        return entry_lines(text)[entry_index]
+    return 0
+
+
+class Tables:
+    """A system's pack: built-in tables with user overlays laid over them, loaded lazily."""
+
+    def __init__(
+        self,
+        system: str,
+        specs: dict[str, Spec],
+        effect_keys: frozenset[str] | set[str],
+        dirs: list[Path],
+    ) -> None:
+        self.system, self.specs, self.effect_keys = system, specs, frozenset(effect_keys)
+        self.dirs = dirs
+        self.files: dict[str, Path] = {}
+        for folder in dirs:
+            for entry in sorted(os.listdir(folder)):
+                if entry.endswith(".toml"):
+                    self.files[entry[:-5]] = folder / entry
+        self._loaded: dict[str, Table] = {}
+
+    def names(self) -> list[str]:
+        return sorted(self.files)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.files
+
+    def __getitem__(self, name: str) -> Table:
+        table = self._loaded.get(name)
+        if table is None:
+            if name not in self.files:
+                raise TableError(
+                    [Problem(str(self.dirs[0]), 0, f"{self.system} has no table named '{name}'")]
+                )
+            table, problems = load_table(name, self.files[name], self)
+            if problems:
+                raise TableError(problems)
+            self._loaded[name] = table
+        return table
+
+    def spec_for(self, name: str) -> Spec | None:
+        if name in self.specs:
+            return self.specs[name]
+        for pattern, spec in self.specs.items():
+            if fnmatch.fnmatchcase(name, pattern):
+                return spec
+        return None
+
+    def check(self) -> list[Problem]:
+        """Every file alone, then what spans files: references, ids and cycles."""
+        problems: list[Problem] = []
+        tables: dict[str, Table] = {}
+        for name in self.names():
+            table, found = load_table(name, self.files[name], self)
+            problems += found
+            if table is not None and not found:
+                tables[name] = table
+                self._loaded.setdefault(name, table)
+        for table in tables.values():
+            problems += _check_references(table, self, tables)
+        problems += _check_cycles(tables)
+        problems += _check_required_tables(self)
+        return problems
+
+
+def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[Problem]]:
+    """Read and validate one file; return the table (None if unusable) and its faults."""
+    where = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Problem(where, 0, f"cannot read: {exc}")]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        return None, [Problem(where, int(match.group(1)) if match else 0, f"TOML syntax: {exc}")]
+    if not SLUG.match(name):
+        return None, [Problem(where, 0, f"table name '{name}' must be an ASCII slug (a-z, 0-9, _)")]
+    spec = pack.spec_for(name)
+    if spec is None:
+        known = ", ".join(sorted(pack.specs))
+        return None, [
+            Problem(where, 0, f"'{name}' matches no known {pack.system} table (known: {known})")
+        ]
+    problems = _check_shape(data, spec, pack.effect_keys, where, text)
+    if problems:
+        return None, problems
+    return Table(name, path, spec, data, text), []
+
+
+def _check_shape(
+    data: dict, spec: Spec, effect_keys: frozenset[str], where: str, text: str
+) -> list[Problem]:
+    out: list[Problem] = []
+
+    def fault(msg: str, key: str | None = None, index: int | None = None) -> None:
+        line = key_line(text, key, index) if key else 0
+        if not line and index is not None:
+            lines = entry_lines(text)
+            line = lines[index] if index < len(lines) else 0
+        out.append(Problem(where, line, msg))
+
+    if spec.kind == "settings":
+        for key in data:
+            if key in ("description", "source"):
+                continue
+            if key not in spec.fields and key.rstrip("!") not in spec.fields:
+                fault(f"unknown setting '{key}' (known: {', '.join(sorted(spec.fields))})", key)
+        for key, kind in spec.fields.items():
+            required, kind = kind.endswith("!"), kind.rstrip("!")
+            if key not in data:
+                if required:
+                    fault(f"missing setting '{key}'")
+            elif not _type_ok(data[key], kind):
+                fault(f"setting '{key}' must be {kind}, not {data[key]!r}", key)
+        return out
+
+    for key in data:
+        if key not in TOP_KEYS:
+            fault(
+                f"unknown top-level key '{key}' (a {spec.kind} table has {sorted(TOP_KEYS)})", key
+            )
+    entries = data.get("entries")
+    if not isinstance(entries, list) or not entries:
+        fault("needs [[entries]]")
+        return out
+    die = None
+    if "die" in data:
+        if spec.kind != "roll":
+            fault("'die' belongs to roll tables only", "die")
+        else:
+            try:
+                die = parse(data["die"]) if isinstance(data["die"], str) else None
+                if die is None:
+                    fault(
+                        f'die must be a dice expression such as "d66", not {data["die"]!r}', "die"
+                    )
+                elif die.aces:
+                    fault(f"die '{data['die']}' aces and cannot index a table", "die")
+                    die = None
+            except DiceError as exc:
+                fault(f"die: {exc}", "die")
+    allowed = {**COMMON_KEYS, **{k: v for k, v in spec.fields.items()}}
+    ids: dict[str, int] = {}
+    covered: dict[int, int] = {}
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            fault(f"entry {i + 1} is not a table", None, i)
+            continue
+        for key, value in entry.items():
+            if key not in allowed:
+                fault(f"unknown key '{key}' in entry {i + 1}", key, i)
+                continue
+            kind = allowed[key].rstrip("!")
+            if key == "effects":
+                if not isinstance(value, dict):
+                    fault("effects must be a table such as { fysik = 1 }", key, i)
+                    continue
+                for effect in value:
+                    if effect not in effect_keys:
+                        valid = ", ".join(sorted(effect_keys)) or "none"
+                        fault(f"unknown effect key '{effect}' (valid: {valid})", key, i)
+            elif key == "roll":
+                if spec.kind != "roll":
+                    fault("'roll' belongs to roll tables only", key, i)
+            elif key == "weight":
+                if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                    fault(f"weight must be a number above 0, not {value!r}", key, i)
+            elif key == "ref":
+                if not (isinstance(value, str) or _type_ok(value, "list[str]")):
+                    fault("ref must name a table (or a list of tables)", key, i)
+            elif not _type_ok(value, kind):
+                fault(f"'{key}' must be {kind}, not {value!r}", key, i)
+        for key, kind in spec.fields.items():
+            if kind.endswith("!") and key not in entry:
+                fault(f"entry {i + 1} lacks required key '{key}'", None, i)
+        if spec.kind == "definitions":
+            entry_id = entry.get("id")
+            if not isinstance(entry_id, str) or not SLUG.match(entry_id):
+                fault(
+                    f"entry {i + 1} needs an 'id' that is an ASCII slug, not {entry_id!r}", "id", i
+                )
+            elif entry_id in ids:
+                fault(f"duplicate id '{entry_id}' (first at entry {ids[entry_id] + 1})", "id", i)
+            else:
+                ids[entry_id] = i
+        elif spec.kind == "roll":
+            if "result" not in entry:
+                fault(f"entry {i + 1} lacks 'result'", None, i)
+            if "id" in entry:
+                entry_id = entry["id"]
+                if entry_id in ids:
+                    fault(
+                        f"duplicate id '{entry_id}' (first at entry {ids[entry_id] + 1})", "id", i
+                    )
+                ids[entry_id] = i
+            if "die" in data:
+                if "roll" not in entry:
+                    fault(
+                        f"entry {i + 1} lacks 'roll' (the table has die = {data['die']!r})", None, i
+                    )
+                elif die is not None:
+                    _cover(entry, i, die, covered, fault)
+            elif "weight" not in entry:
+                fault(f"entry {i + 1} needs a 'weight' (or give the table a 'die')", None, i)
+    if die is not None and not out:
+        missing = [v for v in die.possible_values() if v not in covered]
+        if missing:
+            fault(f"gap: no entry covers {_ranges(missing)} of {die.text}", "die")
+    return out
+
+
+def _cover(entry: dict, i: int, die: Dice, covered: dict[int, int], fault) -> None:
+    try:
+        low, high = parse_range(entry["roll"])
+    except ValueError:
+        fault(f'roll {entry["roll"]!r} is not a number or a range such as "11-13"', "roll", i)
+        return
+    possible = die.possible_values()
+    if low < possible[0] or high > possible[-1]:
+        fault(
+            f"roll {entry['roll']!r} is outside {die.text} ({possible[0]}-{possible[-1]})",
+            "roll",
+            i,
+        )
+        return
+    values = [v for v in possible if low <= v <= high]
+    if not values:
+        fault(f"roll {entry['roll']!r} covers no result {die.text} can give", "roll", i)
+    for value in values:
+        if value in covered:
+            fault(f"overlap: {value} is also covered by entry {covered[value] + 1}", "roll", i)
+            return
+        covered[value] = i
+
+
+def _ranges(values: list[int]) -> str:
+    parts, start, prev = [], values[0], values[0]
+    for v in values[1:] + [None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if v is not None:
+            start = prev = v
+    return ", ".join(parts)
+
+
+def _type_ok(value: Any, kind: str) -> bool:
+    if kind.startswith("list[") and kind.endswith("]"):
+        return isinstance(value, list) and all(_type_ok(v, kind[5:-1]) for v in value)
+    if kind.startswith("dict[") and kind.endswith("]"):
+        return isinstance(value, dict) and all(_type_ok(v, kind[5:-1]) for v in value.values())
+    if kind in ("str", "table") or kind.startswith("id:"):
+        return isinstance(value, str)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "num":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "dice":
+        try:
+            parse(value)
+            return isinstance(value, str)
+        except (DiceError, TypeError):
+            return False
+    if kind == "any":
+        return True
+    raise ValueError(f"unknown field type '{kind}' in a table spec")
+
+
+def _references(kind: str, value: Any) -> list[tuple[str, str]]:
+    """(kind, name) pairs that a typed value refers to: ('table', n) or ('id:T', id)."""
+    if kind.startswith("list[") and isinstance(value, list):
+        return [r for v in value for r in _references(kind[5:-1], v)]
+    if kind.startswith("dict[") and isinstance(value, dict):
+        return [r for v in value.values() for r in _references(kind[5:-1], v)]
+    if kind == "table" or kind.startswith("id:"):
+        return [(kind, value)]
+    return []
+
+
+def _check_references(table: Table, pack: Tables, tables: dict[str, Table]) -> list[Problem]:
+    out: list[Problem] = []
+    where = str(table.path)
+    if table.kind == "settings":
+        items = [
+            (None, key, value, table.spec.fields.get(key, "any"))
+            for key, value in table.settings.items()
+        ]
+    else:
+        items = []
+        for i, entry in enumerate(table.entries):
+            for key, value in entry.items():
+                kind = (
+                    "table"
+                    if key == "ref"
+                    else table.spec.fields.get(key, COMMON_KEYS.get(key, "any"))
+                )
+                if key == "ref" and isinstance(value, list):
+                    kind = "list[table]"
+                items.append((i, key, value, kind))
+    for index, key, value, kind in items:
+        for ref_kind, target in _references(kind.rstrip("!"), value):
+            if ref_kind == "table":
+                if target not in pack:
+                    out.append(
+                        Problem(
+                            where,
+                            key_line(table.text, key, index),
+                            f"'{key}' names unknown table '{target}'",
+                        )
+                    )
+                continue
+            other = ref_kind[3:]
+            if other not in pack:
+                out.append(
+                    Problem(
+                        where,
+                        key_line(table.text, key, index),
+                        f"'{key}' refers to table '{other}', which does not exist",
+                    )
+                )
+            elif other in tables and target not in tables[other]:
+                valid = ", ".join(tables[other].ids)
+                out.append(
+                    Problem(
+                        where,
+                        key_line(table.text, key, index),
+                        f"'{key}': '{target}' is not an id in {other} (valid: {valid})",
+                    )
+                )
+    return out
+
+
+def _check_cycles(tables: dict[str, Table]) -> list[Problem]:
+    graph: dict[str, set[str]] = {}
+    for name, table in tables.items():
+        refs: set[str] = set()
+        for entry in table.entries:
+            ref = entry.get("ref")
+            refs.update([ref] if isinstance(ref, str) else ref or [])
+        graph[name] = refs
+    out: list[Problem] = []
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycle = path[path.index(nxt) :] + [nxt] if nxt in path else [node, nxt]
+                table = tables[node]
+                index = next(
+                    i
+                    for i, e in enumerate(table.entries)
+                    if nxt
+                    in ([e.get("ref")] if isinstance(e.get("ref"), str) else e.get("ref") or [])
+                )
+                out.append(
+                    Problem(
+                        str(table.path),
+                        key_line(table.text, "ref", index),
+                        f"reference cycle: {' -> '.join(cycle)}",
+                    )
+                )
+            elif state.get(nxt) is None and nxt in graph:
+                visit(nxt, path + [nxt])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    return out
+
+
+def _check_required_tables(pack: Tables) -> list[Problem]:
+    """Exact (non-pattern) spec names are tables the system needs: each must exist."""
+    out = []
+    for name in sorted(pack.specs):
+        if not any(ch in name for ch in "*?[") and name not in pack:
+            out.append(Problem(str(pack.dirs[-1]), 0, f"missing table '{name}' ({name}.toml)"))
+    return out
