@@ -1,0 +1,58 @@
+"""Shared test helpers: run the CLI in-process, and generate characters directly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from click.testing import CliRunner
+
+from chargen.cli import main
+from chargen.procedure import generate
+from chargen.systems import load
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str, input: str | None = None, env: dict | None = None) -> Result:
+    """`chargen ARGS` through the real entry point (exit-code mapping included)."""
+    runner = CliRunner()
+    with runner.isolation(input=input, env=env) as (out, err, _mixed):
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        return Result(code, out.getvalue().decode(), err.getvalue().decode())
+
+
+def make(
+    system_id: str,
+    kind: str = "pc",
+    count: int = 1,
+    seed: int = 1,
+    options: dict | None = None,
+    step: str | None = None,
+) -> list[dict]:
+    """Characters generated in-process, as the CLI would (options keyed by slug)."""
+    system = load(system_id)
+    return list(generate(system, system.tables(), kind, options or {}, count, seed, step=step))
+
+
+def assert_usage_error(result: Result, *fragments: str) -> None:
+    """Exit 2, a message on stderr naming the fault, nothing on stdout, no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+    for fragment in fragments:
+        assert fragment in result.stderr, (fragment, result.stderr)
+
+
+@pytest.fixture
+def cli():
+    return run
