@@ -1,0 +1,714 @@
+"""LEF, the rules of Terminus Alfa (document 003, Danish): 2T6 + evne against a grade.
+
+The document fixes six talenter and six kundskaber, each with a kampstil or
+modeffekt, four forbedringer and an ekspertise; the tilstande helbred, kraft,
+psyke, liv and udbytte (sjæl as a gift), each with a loft; fokus (+3 per
+tilstandspoint) for the tilstand the blodarv decides, and for more through
+ekspertiser; the six tracks a stjerne may be placed in. Everything else (the
+blodarv list, the evne budget, personligheder, grej, NPCs) is chargen's reading,
+kept in tables/lef/ with its numbers in regler.toml.
+
+A PC is made in steps: name and hjemstat, blodarv, personlighed, evner (with the
+forbedringer and ekspertiser their values reach), tilstande (lofts, fokus,
+stjerner) and grej.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chargen.dice import parse
+from chargen.errors import ChargenError, Problem, TableError
+from chargen.procedure import Context, Option, Section, Step, System
+from chargen.tables import Spec, Table, key_line
+
+TALENTER = ("fysik", "karisma", "sanse", "sind", "snilde", "styrke")
+KUNDSKABER = ("bioalkymi", "feltkunst", "kultur", "mytologi", "okkultisme", "teknologi")
+EVNER = TALENTER + KUNDSKABER
+TILSTANDE = ("helbred", "kraft", "psyke", "liv", "udbytte", "sjael")
+GENDER = {"male": "mand", "female": "kvinde"}
+
+SPECS = {
+    "regler": Spec(
+        "settings",
+        fields={
+            "evnepoint": "int!",
+            "evne_start": "int!",
+            "evne_max_start": "int!",
+            "evne_max": "int!",
+            "forbedring_ved": "list[int]!",
+            "ekspertise_ved": "int!",
+            "loft_start": "int!",
+            "loft_max": "int!",
+            "sjael_pr_gave": "int!",
+            "fokus_bonus": "int!",
+            "fordeling_grund": "int!",
+            "fordeling_foretrukken": "int!",
+        },
+    ),
+    "evner": Spec(
+        "definitions",
+        fields={
+            "gruppe": "str!",
+            "kampstil": "str",
+            "modeffekt": "str",
+            "forbedringer": "list[id:forbedringer]!",
+            "ekspertise": "id:ekspertiser!",
+        },
+    ),
+    "forbedringer": Spec("definitions", fields={"virkning": "str!", "tilstand": "id:tilstande"}),
+    "ekspertiser": Spec(
+        "definitions",
+        fields={
+            "overskrift": "str!",
+            "loftbonus": "dict[int]",
+            "fokus": "list[id:tilstande]",
+            "stjerner": "dict[int]",
+            "frie_stjerner": "int",
+            "bytte": "list[id:tilstande]",
+        },
+    ),
+    "blodarv": Spec(
+        "definitions",
+        fields={"lore": "str!", "fokus": "id:tilstande!", "ekspertise": "id:ekspertiser!"},
+    ),
+    "personligheder": Spec(
+        "definitions",
+        fields={
+            "ekspertiser": "list[id:ekspertiser]!",
+            "foretrukne_evner": "list[id:evner]",
+            "startudstyr": "id:startudstyr!",
+        },
+    ),
+    "tilstande": Spec("definitions", fields={"gave": "bool"}),
+    "stjernespor": Spec("definitions"),
+    "grej": Spec("definitions", fields={"udgift": "int!", "type": "str", "holdbar": "bool"}),
+    "startudstyr": Spec("definitions", fields={"grej": "list[id:grej]!", "penge": "dice!"}),
+    "hjemstater": Spec("definitions", fields={"locale": "str", "navne": "table"}),
+    "navne_*": Spec(
+        "settings", fields={"mand": "list[str]!", "kvinde": "list[str]!", "slaegt": "list[str]!"}
+    ),
+    "skabeloner": Spec(
+        "definitions",
+        fields={
+            "evner": "dict[dice]!",
+            "ovrige": "dice!",
+            "tilstande": "dict[int]!",
+            "blodarv": "list[id:blodarv]",
+            "vaesen": "bool",
+            "fokus": "list[id:tilstande]",
+            "ekspertiser": "list[id:ekspertiser]",
+            "grej": "list[id:grej]",
+            "penge": "dice",
+        },
+    ),
+}
+
+LABELS = {
+    "fysik": "Fysik",
+    "karisma": "Karisma",
+    "sanse": "Sanse",
+    "sind": "Sind",
+    "snilde": "Snilde",
+    "styrke": "Styrke",
+    "bioalkymi": "Bioalkymi",
+    "feltkunst": "Feltkunst",
+    "kultur": "Kultur",
+    "mytologi": "Mytologi",
+    "okkultisme": "Okkultisme",
+    "teknologi": "Teknologi",
+    "helbred": "Helbred",
+    "kraft": "Kraft",
+    "psyke": "Psyke",
+    "liv": "Liv",
+    "udbytte": "Udbytte",
+    "sjael": "Sjæl",
+    "prygl": "Prygl",
+    "ekspertiser": "Ekspertiser",
+    "de_ulovlige_markeder": "De ulovlige markeder",
+    "speciale": "Speciale",
+    "levned": "Levned",
+    "fokus": "Fokus",
+    "talenter": "Talenter",
+    "kundskaber": "Kundskaber",
+    "tilstande": "Tilstande",
+    "blodarv": "Blodarv",
+    "personlighed": "Personlighed",
+    "hjemstat": "Hjemstat",
+    "stjerner": "Stjerner",
+    "grej": "Grej",
+    "penge": "Penge",
+    "forbedringer": "Forbedringer",
+}
+
+
+# -- table checks the engine's types cannot express ------------------------------------------
+
+
+def _fault(table: Table, index: int, key: str, text: str) -> TableError:
+    return TableError([Problem(str(table.path), key_line(table.text, key, index), text)])
+
+
+def _check_dict_keys(ctx: Context, table: Table, entry: dict, key: str, valid) -> None:
+    """A dict field's keys (tilstande, spor, evner) must be ids of the named kind."""
+    valid = tuple(valid)
+    for name in entry.get(key, {}):
+        if name not in valid:
+            index = table.entries.index(entry)
+            raise _fault(
+                table,
+                index,
+                key,
+                f"'{key}' of '{entry['id']}' names '{name}', not one of: {', '.join(valid)}",
+            )
+
+
+def _rules(ctx: Context) -> dict:
+    """regler.toml, checked once per batch for what its types cannot say."""
+    rules = ctx.cache.get("regler")
+    if rules is None:
+        table = ctx.table("regler")
+        rules = dict(table.settings)
+        if not 0 <= rules["evne_start"] <= rules["evne_max_start"] <= rules["evne_max"]:
+            raise TableError(
+                [Problem(str(table.path), 0, "need 0 <= evne_start <= evne_max_start <= evne_max")]
+            )
+        room = (rules["evne_max_start"] - rules["evne_start"]) * len(EVNER)
+        if not 0 <= rules["evnepoint"] <= room:
+            raise TableError(
+                [
+                    Problem(
+                        str(table.path),
+                        key_line(table.text, "evnepoint"),
+                        f"evnepoint must be 0..{room} (twelve evner from evne_start "
+                        f"to evne_max_start), not {rules['evnepoint']}",
+                    )
+                ]
+            )
+        if not 0 < rules["loft_start"] <= rules["loft_max"]:
+            raise TableError([Problem(str(table.path), 0, "need 0 < loft_start <= loft_max")])
+        rules["forbedring_ved"] = sorted(rules["forbedring_ved"])
+        ctx.cache["regler"] = rules
+    return rules
+
+
+def _evner(ctx: Context) -> dict[str, dict]:
+    """The twelve evner by id, checked: the contract's ids, four forbedringer each."""
+    evner = ctx.cache.get("evner")
+    if evner is None:
+        table = ctx.table("evner")
+        if set(table.ids) != set(EVNER):
+            raise TableError(
+                [Problem(str(table.path), 0, f"evner must be exactly: {', '.join(EVNER)}")]
+            )
+        for index, entry in enumerate(table.entries):
+            want = "talent" if entry["id"] in TALENTER else "kundskab"
+            stil = "kampstil" if want == "talent" else "modeffekt"
+            if entry["gruppe"] != want or stil not in entry:
+                raise _fault(
+                    table, index, "gruppe", f"'{entry['id']}' is a {want} and needs a {stil}"
+                )
+        evner = ctx.cache["evner"] = {e["id"]: e for e in table.entries}
+        spor = ctx.table("stjernespor").ids
+        eks = ctx.table("ekspertiser")
+        for entry in eks.entries:
+            _check_dict_keys(ctx, eks, entry, "loftbonus", TILSTANDE)
+            _check_dict_keys(ctx, eks, entry, "stjerner", spor)
+    return evner
+
+
+# -- the PC's steps --------------------------------------------------------------------------
+
+
+def _name_from(ctx: Context, hjemstat: dict) -> tuple[str, str]:
+    """(name, gender) in the style of the home state: a Faker locale or a names table."""
+    if "navne" in hjemstat and not ctx.locale:
+        names = ctx.settings(hjemstat["navne"])
+        gender = "female" if ctx.rng.random() < 0.5 else "male"
+        given = names["kvinde" if gender == "female" else "mand"]
+        family = names["slaegt"]
+        rand = ctx.rng.random
+        return f"{given[int(rand() * len(given))]} {family[int(rand() * len(family))]}", gender
+    return ctx.person_name(hjemstat.get("locale"))
+
+
+def navn(char: dict, ctx: Context) -> None:
+    """The home state (by weight) and a name in its style."""
+    hjemstat = ctx.table("hjemstater").pick(ctx.rng)
+    char["name"], gender = _name_from(ctx, hjemstat)
+    char["kon"] = GENDER[gender]
+    char["hjemstat"], char["hjemstat_navn"] = hjemstat["id"], hjemstat.get("name", hjemstat["id"])
+    ctx.log(hjemstat=hjemstat["id"], name=char["name"])
+
+
+def _ekspertise(ctx: Context, eks_id: str, kilde: str) -> dict:
+    entry = ctx.table("ekspertiser").get(eks_id, "ekspertise")
+    return {
+        "id": entry["id"],
+        "navn": entry.get("name", entry["id"]),
+        "virkning": entry["overskrift"],
+        "kilde": kilde,
+    }
+
+
+def blodarv(char: dict, ctx: Context) -> None:
+    """The blodarv (--blodarv): its lore, its exchange ekspertise, its fokus tilstand."""
+    entry = ctx.choose("blodarv", "blodarv")
+    char["blodarv"], char["blodarv_navn"] = entry["id"], entry.get("name", entry["id"])
+    char["blodarv_lore"] = entry["lore"]
+    char["ekspertiser"] = [_ekspertise(ctx, entry["ekspertise"], "blodarv")]
+    char["fokus"] = [entry["fokus"]]
+
+
+def personlighed(char: dict, ctx: Context) -> None:
+    """The personlighed (--personlighed) and the one of its ekspertiser the character starts with."""
+    entry = ctx.choose("personlighed", "personligheder")
+    char["personlighed"] = entry["id"]
+    char["personlighed_navn"] = entry.get("name", entry["id"])
+    held = {e["id"] for e in char.get("ekspertiser", [])}
+    open_ = [e for e in entry["ekspertiser"] if e not in held]
+    if not open_:
+        raise ChargenError(
+            f"personlighed '{entry['id']}' has no ekspertise the character lacks "
+            f"(personligheder.toml lists {', '.join(entry['ekspertiser'])})"
+        )
+    eks_id = open_[int(ctx.rng.random() * len(open_))]
+    char.setdefault("ekspertiser", []).append(_ekspertise(ctx, eks_id, "personlighed"))
+    ctx.log(ekspertise=eks_id, fra=entry["id"])
+
+
+def _spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
+    """Spend the evne budget one point at a time, by weight grund + value (+ foretrukken)."""
+    start, cap = rules["evne_start"], rules["evne_max_start"]
+    base, bonus = rules["fordeling_grund"], rules["fordeling_foretrukken"]
+    values = dict.fromkeys(EVNER, start)
+    rand = ctx.rng.random
+    for _ in range(rules["evnepoint"]):
+        open_ = [e for e in EVNER if values[e] < cap]
+        weights = [base + values[e] + (bonus if e in favoured else 0) for e in open_]
+        point = rand() * sum(weights)
+        chosen = open_[-1]
+        for evne, weight in zip(open_, weights, strict=True):
+            point -= weight
+            if point < 0:
+                chosen = evne
+                break
+        values[chosen] += 1
+    return values
+
+
+def evner(char: dict, ctx: Context) -> None:
+    """Spend the evne budget; take a forbedring at each threshold reached and the ekspertise at
+    ekspertise_ved."""
+    rules = _rules(ctx)
+    table = _evner(ctx)
+    pers = char.get("personlighed")
+    favoured = (
+        set(ctx.table("personligheder").get(pers).get("foretrukne_evner", ())) if pers else set()
+    )
+    values = _spend(ctx, rules, favoured)
+    ctx.log(evnepoint=rules["evnepoint"], evner=values)
+    char["talenter"] = {e: values[e] for e in TALENTER}
+    char["kundskaber"] = {e: values[e] for e in KUNDSKABER}
+    char["kampstile"] = {e: table[e]["kampstil"] for e in TALENTER}
+    char["modeffekter"] = {e: table[e]["modeffekt"] for e in KUNDSKABER}
+
+    forb_table = ctx.table("forbedringer")
+    spor = ctx.table("stjernespor")
+    grej = ctx.table("grej")
+    held_grej = set()
+    if pers:
+        kit = ctx.table("startudstyr").get(ctx.table("personligheder").get(pers)["startudstyr"])
+        held_grej = set(kit["grej"])
+    lofts = dict.fromkeys(TILSTANDE, rules["loft_start"])
+    lofts["sjael"] = 0
+    forbedringer = []
+    ekspertiser = char.setdefault("ekspertiser", [])
+    for evne_id in EVNER:
+        evne = table[evne_id]
+        slots = list(evne["forbedringer"])
+        for ved in rules["forbedring_ved"]:
+            if values[evne_id] < ved:
+                break
+            pick = _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej)
+            slots.remove(pick["id"])
+            gained: dict[str, Any] = {"evne": evne_id, "ved": ved, "forbedring": pick["id"]}
+            if pick["virkning"] == "stjerne":
+                gained["spor"] = spor.pick(ctx.rng)["id"]
+            elif pick["virkning"] in ("loft", "gave"):
+                step = rules["sjael_pr_gave"] if pick["virkning"] == "gave" else 1
+                lofts[pick["tilstand"]] += step
+                gained["tilstand"] = pick["tilstand"]
+            else:
+                item = grej.pick(ctx.rng, [e for e in grej.entries if e["id"] not in held_grej])
+                held_grej.add(item["id"])
+                gained["grej"] = item["id"]
+                gained["navn"] = item.get("name", item["id"])
+            forbedringer.append(gained)
+            ctx.log(forbedring=pick["id"], evne=evne_id, ved=ved, **_detail(gained))
+        if values[evne_id] >= rules["ekspertise_ved"]:
+            ekspertiser.append(_ekspertise(ctx, evne["ekspertise"], evne_id))
+            ctx.log(ekspertise=evne["ekspertise"], evne=evne_id)
+    char["forbedringer"] = forbedringer
+
+
+def _detail(gained: dict) -> dict:
+    return {k: v for k, v in gained.items() if k in ("spor", "tilstand", "grej")}
+
+
+def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej) -> dict:
+    """One of the evne's remaining forbedringer that can still apply, drawn evenly."""
+    usable = []
+    for slot in slots:
+        pick = forb_table.get(slot, "forbedring")
+        kind = pick["virkning"]
+        if kind in ("loft", "gave"):
+            if pick.get("tilstand") not in TILSTANDE:
+                index = forb_table.entries.index(pick)
+                raise _fault(forb_table, index, "tilstand", f"'{slot}' needs a tilstand")
+            step = rules["sjael_pr_gave"] if kind == "gave" else 1
+            if lofts[pick["tilstand"]] + step > rules["loft_max"]:
+                continue
+        elif kind == "grej":
+            if all(e["id"] in held_grej for e in grej.entries):
+                continue
+        elif kind != "stjerne":
+            index = forb_table.entries.index(pick)
+            raise _fault(
+                forb_table,
+                index,
+                "virkning",
+                f"virkning '{kind}' of '{slot}' is not stjerne, loft, gave or grej",
+            )
+        usable.append(pick)
+    if not usable:
+        raise ChargenError(
+            f"no forbedring of '{evne['id']}' can apply ({', '.join(slots)}): "
+            "the lofts are full; lower regler.evnepoint or raise loft_max"
+        )
+    return usable[int(ctx.rng.random() * len(usable))]
+
+
+def _apply_ekspertiser(ctx: Context, char: dict, lofts: dict[str, int]) -> None:
+    """tilstande, fokus and stjerner from the base lofts, the ekspertiser and the forbedringer."""
+    eks_table = ctx.table("ekspertiser")
+    spor = ctx.table("stjernespor")
+    bonus = dict.fromkeys(TILSTANDE, 0)
+    fokus = list(char.get("fokus", ()))
+    stjerner = dict.fromkeys(spor.ids, 0)
+    for gained in char.get("forbedringer", ()):
+        if "spor" in gained:
+            stjerner[gained["spor"]] += 1
+    for held in char.get("ekspertiser", ()):
+        entry = eks_table.get(held["id"], "ekspertise")
+        for tilstand, n in entry.get("loftbonus", {}).items():
+            bonus[tilstand] += n
+        fokus += entry.get("fokus", [])
+        for track, n in entry.get("stjerner", {}).items():
+            stjerner[track] += n
+        for _ in range(entry.get("frie_stjerner", 0)):
+            track = spor.pick(ctx.rng)["id"]
+            stjerner[track] += 1
+            ctx.log(stjerne=track, fra=held["id"])
+    tilstande = {}
+    for tilstand in TILSTANDE:
+        if lofts.get(tilstand, 0) <= 0:
+            continue
+        loft = lofts[tilstand] + bonus[tilstand]
+        row = {"vaerdi": loft, "loft": loft}
+        if bonus[tilstand]:
+            row["bonus"] = bonus[tilstand]
+        tilstande[tilstand] = row
+    char["tilstande"] = tilstande
+    char["fokus"] = [t for t in TILSTANDE if t in fokus]
+    char["stjerner"] = stjerner
+    char["fokus_bonus"] = _rules(ctx)["fokus_bonus"]
+
+
+def tilstande(char: dict, ctx: Context) -> None:
+    """Lofts from loft_start and the forbedringer, ekspertise bonuses on top, values full;
+    fokus from the blodarv and the ekspertiser; stjerner per track."""
+    rules = _rules(ctx)
+    _evner(ctx)
+    lofts = dict.fromkeys(TILSTANDE, rules["loft_start"])
+    lofts["sjael"] = 0
+    for gained in char.get("forbedringer", ()):
+        if "tilstand" in gained:
+            kind = ctx.table("forbedringer").get(gained["forbedring"])["virkning"]
+            lofts[gained["tilstand"]] += rules["sjael_pr_gave"] if kind == "gave" else 1
+    _apply_ekspertiser(ctx, char, lofts)
+    ctx.log(
+        tilstande={k: v["loft"] for k, v in char["tilstande"].items()},
+        fokus=char["fokus"],
+    )
+
+
+def grej_step(char: dict, ctx: Context) -> None:
+    """The personlighed's startudstyr, its penge, and the grej the forbedringer gave."""
+    grej = ctx.table("grej")
+    pers = char.get("personlighed")
+    kit_id = ctx.table("personligheder").get(pers)["startudstyr"] if pers else None
+    kit = ctx.table("startudstyr").get(kit_id) if kit_id else ctx.table("startudstyr").pick(ctx.rng)
+    items = list(kit["grej"]) + [g["grej"] for g in char.get("forbedringer", ()) if "grej" in g]
+    char["grej"] = [grej.get(i, "grej").get("name", i) for i in items]
+    char["startudstyr"] = kit["id"]
+    char["penge"] = ctx.roll(kit["penge"], "penge").total
+
+
+PC_STEPS = [
+    Step("navn", navn, fields=("name", "kon", "hjemstat", "hjemstat_navn"), command=False),
+    Step(
+        "blodarv",
+        blodarv,
+        fields=("blodarv", "blodarv_navn", "blodarv_lore", "ekspertiser", "fokus"),
+        lists=("blodarv",),
+        label="Blodarv",
+        help="The blodarv (--blodarv): its lore, exchange ekspertise and fokus tilstand.",
+    ),
+    Step(
+        "personlighed",
+        personlighed,
+        fields=("personlighed", "personlighed_navn", "ekspertiser"),
+        lists=("personligheder",),
+        label="Personlighed",
+        help="The personlighed (--personlighed) and its starting ekspertise.",
+    ),
+    Step(
+        "evner",
+        evner,
+        fields=(
+            "talenter",
+            "kundskaber",
+            "kampstile",
+            "modeffekter",
+            "forbedringer",
+            "ekspertiser",
+        ),
+        lists=("evner", "forbedringer", "regler"),
+        label="Evner",
+        help="The twelve evner from the point budget, with the forbedringer and ekspertiser "
+        "their values reach.",
+    ),
+    Step(
+        "tilstande",
+        tilstande,
+        fields=("tilstande", "fokus", "fokus_bonus", "stjerner"),
+        lists=("tilstande", "stjernespor", "ekspertiser"),
+        label="Tilstande",
+        help="Tilstande with value and loft, fokus and stjerner.",
+    ),
+    Step(
+        "grej",
+        grej_step,
+        fields=("grej", "startudstyr", "penge"),
+        lists=("startudstyr", "grej"),
+        label="Grej",
+        help="The starting kit, penge and the grej the forbedringer give.",
+    ),
+]
+
+
+# -- NPCs --------------------------------------------------------------------------------------
+
+
+def _template_plan(ctx: Context, template: dict) -> tuple:
+    """A template's parsed dice and checked keys, once per batch."""
+    plan = ctx.cache.get(("skabelon", template["id"]))
+    if plan is None:
+        table = ctx.table("skabeloner")
+        rules = _rules(ctx)
+        _evner(ctx)
+        _check_dict_keys(ctx, table, template, "evner", EVNER)
+        _check_dict_keys(ctx, table, template, "tilstande", TILSTANDE)
+        for tilstand, loft in template["tilstande"].items():
+            if not 0 < loft <= rules["loft_max"]:
+                raise _fault(
+                    table,
+                    table.entries.index(template),
+                    "tilstande",
+                    f"loft of {tilstand} in '{template['id']}' must be 1..{rules['loft_max']}",
+                )
+        ovrige = parse(template["ovrige"])
+        dice = {e: parse(template["evner"][e]) if e in template["evner"] else ovrige for e in EVNER}
+        plan = ctx.cache[("skabelon", template["id"])] = (dice, rules["evne_max"])
+    return plan
+
+
+def npc(char: dict, ctx: Context) -> None:
+    """A bifigur or væsen from a template (--template); persons get a blodarv (--blodarv)."""
+    wanted = ctx.option("blodarv")
+    allowed = None
+    if wanted is not None:
+        allowed = [t for t in ctx.table("skabeloner").entries if wanted in t.get("blodarv", ())]
+    template = ctx.choose(
+        "template",
+        "skabeloner",
+        allowed=allowed,
+        why=lambda t: f"a {t.get('name', t['id'])} cannot be of blodarv '{wanted}'",
+    )
+    dice, evne_max = _template_plan(ctx, template)
+    char["template"] = template["id"]
+    char["skabelon_navn"] = template.get("name", template["id"])
+    fokus: list[str] = list(template.get("fokus", ()))
+    ekspertiser = []
+    if template.get("blodarv"):
+        hjemstat = ctx.table("hjemstater").pick(ctx.rng)
+        char["name"], gender = _name_from(ctx, hjemstat)
+        char["kon"] = GENDER[gender]
+        char["hjemstat"] = hjemstat["id"]
+        char["hjemstat_navn"] = hjemstat.get("name", hjemstat["id"])
+        pool = [ctx.table("blodarv").get(b) for b in template["blodarv"]]
+        arv = ctx.choose("blodarv", "blodarv", allowed=pool)
+        char["blodarv"], char["blodarv_navn"] = arv["id"], arv.get("name", arv["id"])
+        char["blodarv_lore"] = arv["lore"]
+        fokus.insert(0, arv["fokus"])
+        ekspertiser.append(_ekspertise(ctx, arv["ekspertise"], "blodarv"))
+    else:
+        char["name"] = char["skabelon_navn"]
+        char["blodarv"] = None
+    values = {}
+    for evne in EVNER:
+        values[evne] = min(max(dice[evne].roll(ctx.rng).total, 0), evne_max)
+    ctx.log(evner=values)
+    char["talenter"] = {e: values[e] for e in TALENTER}
+    char["kundskaber"] = {e: values[e] for e in KUNDSKABER}
+    evne_table = _evner(ctx)
+    char["kampstile"] = {e: evne_table[e]["kampstil"] for e in TALENTER}
+    char["modeffekter"] = {e: evne_table[e]["modeffekt"] for e in KUNDSKABER}
+    held = {e["id"] for e in ekspertiser}
+    for eks_id in template.get("ekspertiser", ()):
+        if eks_id not in held:
+            ekspertiser.append(_ekspertise(ctx, eks_id, "skabelon"))
+    char["ekspertiser"] = ekspertiser
+    char["fokus"] = fokus
+    char["forbedringer"] = []
+    lofts = {t: template["tilstande"].get(t, 0) for t in TILSTANDE}
+    _apply_ekspertiser(ctx, char, lofts)
+    grej = ctx.table("grej")
+    char["grej"] = [grej.get(i, "grej").get("name", i) for i in template.get("grej", ())]
+    char["penge"] = ctx.roll(template["penge"], "penge").total if "penge" in template else 0
+
+
+# -- the sheet ---------------------------------------------------------------------------------
+
+
+def _evne_rows(char: dict, group: str, styles: str) -> list[list]:
+    return [[LABELS[e], v, char.get(styles, {}).get(e, "")] for e, v in char[group].items()]
+
+
+def _tilstand_cell(row: dict) -> str:
+    text = f"{row['vaerdi']}/{row['loft']}"
+    if row.get("bonus"):
+        text += f" (bonus +{row['bonus']})"
+    return text
+
+
+def sheet(char: dict) -> list[Section]:
+    head = [["Navn", char["name"]]]
+    if char.get("template"):
+        head.append(["Skabelon", char.get("skabelon_navn", char["template"])])
+    if char.get("hjemstat"):
+        head.append(["Hjemstat", char.get("hjemstat_navn", char["hjemstat"])])
+    if char.get("blodarv"):
+        head.append(["Blodarv", char.get("blodarv_navn", char["blodarv"])])
+    if char.get("personlighed"):
+        head.append(["Personlighed", char.get("personlighed_navn", char["personlighed"])])
+    sections = [Section("Karakter" if char["kind"] == "pc" else "Bifigur", rows=head)]
+    fokus_mark = f"+{char['fokus_bonus']}" if "fokus_bonus" in char else "ja"
+    if char.get("blodarv_lore"):
+        sections.append(Section("Blodarv", text=char["blodarv_lore"]))
+    sections += [
+        Section(
+            "Talenter",
+            headers=["Talent", "Værdi", "Kampstil"],
+            rows=_evne_rows(char, "talenter", "kampstile"),
+        ),
+        Section(
+            "Kundskaber",
+            headers=["Kundskab", "Værdi", "Modeffekt"],
+            rows=_evne_rows(char, "kundskaber", "modeffekter"),
+        ),
+        Section(
+            "Tilstande",
+            headers=["Tilstand", "Værdi/loft", "Fokus"],
+            rows=[
+                [LABELS.get(t, t), _tilstand_cell(row), fokus_mark if t in char["fokus"] else ""]
+                for t, row in char["tilstande"].items()
+            ],
+        ),
+        Section(
+            "Stjerner",
+            rows=[[LABELS.get(k, k), "★" * n if n else "-"] for k, n in char["stjerner"].items()],
+        ),
+        Section(
+            "Ekspertiser",
+            headers=["Ekspertise", "Virkning", "Fra"],
+            rows=[
+                [e["navn"], e["virkning"], LABELS.get(e["kilde"], e["kilde"])]
+                for e in char["ekspertiser"]
+            ],
+        ),
+    ]
+    if char.get("forbedringer"):
+        sections.append(
+            Section(
+                "Forbedringer",
+                headers=["Evne", "Ved", "Forbedring"],
+                rows=[
+                    [LABELS[f["evne"]], f["ved"], _forbedring_text(f)] for f in char["forbedringer"]
+                ],
+            )
+        )
+    sections.append(
+        Section(
+            "Grej",
+            text=(", ".join(char["grej"]) or "Intet") + f"\nPenge: {char.get('penge', 0)}",
+        )
+    )
+    return sections
+
+
+def _forbedring_text(gained: dict) -> str:
+    if "spor" in gained:
+        return f"stjerne i {LABELS.get(gained['spor'], gained['spor']).lower()}"
+    if "tilstand" in gained:
+        return f"+1 {LABELS.get(gained['tilstand'], gained['tilstand']).lower()}loft"
+    if "grej" in gained:
+        return f"grej: {gained.get('navn', gained['grej'])}"
+    return gained["forbedring"]
+
+
+def _fokus_short(char: dict) -> str:
+    return ", ".join(LABELS.get(t, t) for t in char["fokus"])
+
+
+SYSTEM = System(
+    id="lef",
+    name="LEF, Terminus Alfa",
+    language="da",
+    locale="da_DK",
+    description="2T6 + evne mod en grad; talenter, kundskaber, tilstande, fokus og blodarv.",
+    specs=SPECS,
+    effect_keys=frozenset(),
+    labels=LABELS,
+    pc=PC_STEPS,
+    npc=npc,
+    pc_options=[
+        Option("blodarv", table="blodarv", help="The blodarv (blodarv.toml)."),
+        Option("personlighed", table="personligheder", help="The personlighed."),
+    ],
+    npc_options=[
+        Option("template", table="skabeloner", help="The NPC template (skabeloner.toml)."),
+        Option("blodarv", table="blodarv", help="The blodarv of every NPC of the batch."),
+    ],
+    sheet=sheet,
+    roster=[
+        ("Navn", "name"),
+        ("Skabelon", "template"),
+        ("Blodarv", "blodarv"),
+        ("Personlighed", "personlighed"),
+        *[(LABELS[e][:4], (lambda c, e=e: c["talenter"][e])) for e in TALENTER],
+        *[(LABELS[e][:4], (lambda c, e=e: c["kundskaber"][e])) for e in KUNDSKABER],
+        ("Fokus", _fokus_short),
+    ],
+)
