@@ -667,6 +667,7 @@ def tables_check(directory, system_id) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI and map every outcome to an exit status."""
+    _debug["on"] = os.environ.get("CHARGEN_DEBUG") == "1"
     try:
         result = cli.main(args=argv, prog_name="chargen", standalone_mode=False)
         sys.stdout.flush()

@@ -1,0 +1,306 @@
+"""The table format and its linter: every fault named with file and line; overlays."""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import assert_usage_error, run
+
+from chargen.errors import ChoiceError, TableError
+from chargen.systems import available, load
+from chargen.tables import Spec, Tables, parse_range
+
+SPECS = {
+    "events": Spec("roll"),
+    "events_*": Spec("roll"),
+    "things": Spec("definitions", fields={"power": "int!", "friend": "id:things", "dice": "dice"}),
+    "rules": Spec("settings", fields={"cap": "int!", "name": "str"}),
+}
+
+
+def pack(tmp_path: Path, files: dict[str, str], specs=SPECS) -> Tables:
+    folder = tmp_path / "demo"
+    folder.mkdir(exist_ok=True)
+    for name, text in files.items():
+        (folder / f"{name}.toml").write_text(textwrap.dedent(text), encoding="utf-8")
+    return Tables("demo", specs, {"fysik", "tillgangar"}, [folder])
+
+
+GOOD = {
+    "events": """\
+        die = "1d6"
+        [[entries]]
+        roll = "1-3"
+        result = "low"
+        effects = { fysik = 1 }
+        [[entries]]
+        roll = "4-6"
+        result = "high"
+        ref = "events_more"
+        """,
+    "events_more": """\
+        [[entries]]
+        weight = 3
+        result = "often"
+        [[entries]]
+        weight = 1
+        result = "seldom"
+        """,
+    "things": """\
+        [[entries]]
+        id = "sword"
+        name = "Svärd"
+        power = 2
+        friend = "shield"
+        [[entries]]
+        id = "shield"
+        power = 1
+        """,
+    "rules": "cap = 7\n",
+}
+
+
+def problems_of(tmp_path, **changes) -> list[str]:
+    files = {**GOOD, **changes}
+    return [str(p) for p in pack(tmp_path, files).check()]
+
+
+def test_a_good_pack_has_no_problems_and_rolls(tmp_path):
+    tables = pack(tmp_path, GOOD)
+    assert tables.check() == []
+    value, entry = tables["events"].roll(random.Random(1))
+    assert 1 <= value <= 6 and entry["result"] == ("low" if value <= 3 else "high")
+    assert tables["things"].get("sword")["power"] == 2
+    assert tables["rules"].setting("cap") == 7
+    assert tables["events_more"].probabilities() == [0.75, 0.25]
+    assert tables["events"].probabilities() == [0.5, 0.5]
+
+
+def test_toml_syntax_error_names_file_and_line(tmp_path):
+    found = problems_of(tmp_path, events='die = "1d6"\n[[entries]]\nroll = "1-6"\nresult = oops\n')
+    assert any("events.toml:4:" in p and "TOML" in p for p in found), found
+
+
+def test_gap_is_reported_at_the_die(tmp_path):
+    text = 'description = "x"\ndie = "1d6"\n[[entries]]\nroll = "1-3"\nresult = "a"\n[[entries]]\nroll = "5-6"\nresult = "b"\n'
+    found = problems_of(tmp_path, events=text)
+    assert any("events.toml:2:" in p and "gap" in p and "4" in p for p in found), found
+
+
+def test_overlap_is_reported_at_the_second_entry(tmp_path):
+    text = 'die = "1d6"\n[[entries]]\nroll = "1-4"\nresult = "a"\n[[entries]]\nroll = "4-6"\nresult = "b"\n'
+    found = problems_of(tmp_path, events=text)
+    assert any("events.toml:6:" in p and "overlap" in p for p in found), found
+
+
+def test_range_outside_the_die(tmp_path):
+    text = 'die = "1d6"\n[[entries]]\nroll = "1-6"\nresult = "a"\n[[entries]]\nroll = "7"\nresult = "b"\n'
+    found = problems_of(tmp_path, events=text)
+    assert any("events.toml:6:" in p and "outside" in p for p in found), found
+
+
+def test_d66_ranges_cover_only_real_results(tmp_path):
+    rows = "".join(f'[[entries]]\nroll = "{t}1-{t}6"\nresult = "r{t}"\n' for t in range(1, 7))
+    assert problems_of(tmp_path, events='die = "d66"\n' + rows) == []
+    broken = rows.replace('roll = "31-36"', 'roll = "31-35"')
+    found = problems_of(tmp_path, events='die = "d66"\n' + broken)
+    assert any("gap" in p and "36" in p for p in found), found
+
+
+def test_unknown_reference_names_the_line(tmp_path):
+    text = GOOD["events"].replace('ref = "events_more"', 'ref = "nowhere"')
+    found = problems_of(tmp_path, events=textwrap.dedent(text))
+    assert any("events.toml:9:" in p and "nowhere" in p for p in found), found
+
+
+def test_reference_cycle(tmp_path):
+    more = '[[entries]]\nweight = 1\nresult = "back"\nref = "events"\n'
+    found = problems_of(tmp_path, events_more=more)
+    assert any("cycle" in p and "events" in p and "events_more" in p for p in found), found
+
+
+def test_unknown_effect_key_lists_the_valid_ones(tmp_path):
+    text = GOOD["events"].replace("fysik = 1", "charisma = 1")
+    found = problems_of(tmp_path, events=textwrap.dedent(text))
+    assert any("events.toml:5:" in p and "charisma" in p and "fysik" in p for p in found), found
+
+
+def test_duplicate_ids(tmp_path):
+    text = '[[entries]]\nid = "a"\npower = 1\n\n[[entries]]\nid = "a"\npower = 2\n'
+    found = problems_of(tmp_path, things=text)
+    assert any("things.toml:6:" in p and "duplicate id 'a'" in p for p in found), found
+
+
+def test_missing_required_field_wrong_type_and_unknown_key(tmp_path):
+    text = '[[entries]]\nid = "a"\n\n[[entries]]\nid = "b"\npower = "strong"\n\n[[entries]]\nid = "c"\npower = 1\ncolour = "red"\n'
+    found = problems_of(tmp_path, things=text)
+    assert any("things.toml:1:" in p and "lacks required key 'power'" in p for p in found), found
+    assert any("things.toml:6:" in p and "'power' must be int" in p for p in found), found
+    assert any("things.toml:11:" in p and "unknown key 'colour'" in p for p in found), found
+
+
+def test_id_reference_to_a_missing_id(tmp_path):
+    text = GOOD["things"].replace('friend = "shield"', 'friend = "spear"')
+    found = problems_of(tmp_path, things=textwrap.dedent(text))
+    assert any("things.toml:5:" in p and "'spear' is not an id in things" in p for p in found), (
+        found
+    )
+
+
+def test_settings_missing_and_unknown(tmp_path):
+    found = problems_of(tmp_path, rules='name = "x"\nspeed = 3\n')
+    assert any("missing setting 'cap'" in p for p in found), found
+    assert any("rules.toml:2:" in p and "unknown setting 'speed'" in p for p in found), found
+
+
+def test_file_matching_no_schema_is_an_error(tmp_path):
+    found = problems_of(tmp_path, monsters='[[entries]]\nweight = 1\nresult = "x"\n')
+    assert any("monsters.toml" in p and "matches no known" in p for p in found), found
+
+
+def test_missing_required_table(tmp_path):
+    files = dict(GOOD)
+    del files["rules"]
+    assert any("missing table 'rules'" in str(p) for p in pack(tmp_path, files).check())
+
+
+def test_weights_must_be_positive_and_present(tmp_path):
+    found = problems_of(
+        tmp_path, events_more='[[entries]]\nweight = 0\nresult = "a"\n[[entries]]\nresult = "b"\n'
+    )
+    assert any("events_more.toml:2:" in p and "weight" in p for p in found), found
+    assert any("events_more.toml:4:" in p and "needs a 'weight'" in p for p in found), found
+
+
+def test_aceing_die_cannot_index_a_table(tmp_path):
+    found = problems_of(tmp_path, events='die = "d6!"\n[[entries]]\nroll = "1-6"\nresult = "a"\n')
+    assert any("events.toml:1:" in p and "aces" in p for p in found), found
+
+
+def test_loading_a_bad_table_raises_with_the_file(tmp_path):
+    tables = pack(
+        tmp_path, {**GOOD, "events": 'die = "1d6"\n[[entries]]\nroll = "1-5"\nresult = "a"\n'}
+    )
+    with pytest.raises(TableError, match="events.toml"):
+        tables["events"]
+
+
+def test_get_unknown_id_lists_valid_ones(tmp_path):
+    with pytest.raises(ChoiceError, match="sword, shield"):
+        pack(tmp_path, GOOD)["things"].get("axe")
+
+
+def test_draw_gives_distinct_entries(tmp_path):
+    things = pack(tmp_path, GOOD)["things"]
+    for seed in range(50):
+        drawn = things.draw(random.Random(seed), 2)
+        assert {e["id"] for e in drawn} == {"sword", "shield"}
+
+
+def test_parse_range():
+    assert parse_range("11-13") == (11, 13)
+    assert parse_range(14) == (14, 14)
+    assert parse_range("7") == (7, 7)
+    for bad in ("a", "5-3", "1-", True):
+        with pytest.raises(ValueError):
+            parse_range(bad)
+
+
+@pytest.mark.parametrize("system_id", available())
+def test_built_in_tables_pass_the_linter(system_id):
+    tables = load(system_id).tables()
+    assert tables.check() == []
+
+
+@pytest.mark.parametrize("system_id", available())
+def test_every_built_in_table_says_whether_it_is_authored_or_quoted(system_id):
+    tables = load(system_id).tables()
+    for name in tables.names():
+        head = tables.files[name].read_text(encoding="utf-8").split("\n", 5)[:5]
+        comments = " ".join(line for line in head if line.startswith("#")).lower()
+        assert comments, f"{name}.toml has no header comment"
+        assert any(
+            w in comments
+            for w in ("authored", "quoted", "transcribed", "citerad", "från dokumentet")
+        ), name
+
+
+# -- through the CLI ----------------------------------------------------------
+
+
+def write_pack(root: Path, system: str, files: dict[str, str]) -> Path:
+    folder = root / system
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / f"{name}.toml").write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+def test_cli_check_builtin_is_clean():
+    result = run("tables", "check")
+    assert result.exit_code == 0, result.stderr
+    assert "no problems" in result.stderr
+
+
+def test_cli_check_reports_file_and_line_and_exits_2(tmp_path):
+    root = write_pack(
+        tmp_path,
+        "karma",
+        {"laster": '[[entries]]\nweight = 1\nresult = "ljuger"\nref = "saknas"\n'},
+    )
+    result = run("tables", "check", str(root))
+    assert_usage_error(result, "laster.toml:4:", "saknas")
+
+
+def test_cli_check_bare_folder_needs_a_system(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "laster.toml").write_text(
+        '[[entries]]\nweight = 1\nresult = "ljuger"\n', encoding="utf-8"
+    )
+    assert_usage_error(run("tables", "check", str(folder)), "--system")
+    assert run("tables", "check", str(folder), "--system", "karma").exit_code == 0
+
+
+def test_overlay_replaces_a_built_in_table(tmp_path):
+    root = write_pack(
+        tmp_path, "karma", {"laster": '[[entries]]\nweight = 1\nresult = "sjunger falskt"\n'}
+    )
+    result = run("karma", "pc", "-n", "20", "-f", "jsonl", "--tables", str(root))
+    assert result.exit_code == 0, result.stderr
+    assert {json.loads(line)["last"] for line in result.stdout.splitlines()} == {"sjunger falskt"}
+    env = run("karma", "pc", "-n", "5", "-f", "jsonl", env={"CHARGEN_TABLES": str(root)})
+    assert {json.loads(line)["last"] for line in env.stdout.splitlines()} == {"sjunger falskt"}
+
+
+def test_bad_overlay_is_refused_before_any_output(tmp_path):
+    root = write_pack(tmp_path, "karma", {"regler": "grundvarde = 2\n"})
+    assert_usage_error(
+        run("karma", "pc", "--tables", str(root)), "regler.toml", "missing setting 'tak'"
+    )
+
+
+def test_overlay_folder_must_exist():
+    result = run("karma", "pc", "--tables", "/no/such/folder")
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+
+
+def test_cli_list_and_show():
+    listing = run("tables", "list", "--system", "karma")
+    assert (
+        listing.exit_code == 0
+        and "bakgrunder" in listing.stdout
+        and "definitions" in listing.stdout
+    )
+    shown = run("tables", "show", "karma/laster")
+    assert shown.exit_code == 0
+    n = len(load("karma").tables()["laster"].entries)
+    assert f"{100 / n:.1f}%" in shown.stdout and "super som ett svin" in shown.stdout
+    data = json.loads(run("tables", "show", "laster", "--system", "karma", "-f", "json").stdout)
+    assert data[0]["table"] == "laster"
+    assert sum(e["chance"] for e in data[0]["entries"]) == pytest.approx(100, abs=0.5)
+    assert_usage_error(run("tables", "show", "karma/nope"), "nope", "karma/laster")
