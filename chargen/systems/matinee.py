@@ -92,13 +92,11 @@ SPECS = {
             "korporationer": "list[id:megakorporationer]",
             "karriarer": "list[id:karriarer]!",
             "konsten": "str",
-            "fardigheter": "dict[int]",
         },
     ),
     "karriarer": Spec(
         "definitions",
         fields={
-            "fardigheter": "dict[int]!",
             "handelser": "table!",
             "korporationer": "list[id:megakorporationer]",
             "kunskap": "str",
@@ -319,23 +317,12 @@ def arketyp(char: dict, ctx: Context) -> None:
     char["grundegenskaper"] = values
     char["tillgangar"] = _clamp(rolled, low, high)
     char["fardigheter"] = dict.fromkeys(FARDIGHETER, 0)
-    for key, points in entry.get("fardigheter", {}).items():
-        _add_skill(char, key, points, ctx, entry)
     char["korruption"] = 0
     char["kontakter"] = []
     ctx.log(tillgangar=char["tillgangar"])
-
-
-def _add_skill(char: dict, key: str, points: int, ctx: Context, source: dict) -> None:
-    if key not in char["fardigheter"]:
-        raise ChargenError(
-            f"'{source['id']}' gives points to unknown färdighet '{key}'. "
-            f"Valid: {', '.join(FARDIGHETER)}"
-        )
-    rules = _rules(ctx)
-    char["fardigheter"][key] = _clamp(
-        char["fardigheter"][key] + points, rules["varde_min"], rules["varde_max"]
-    )
+    if entry.get("effects"):
+        apply_effects(char, entry["effects"], ctx)
+        ctx.log(arketyp=entry["id"], effects=dict(entry["effects"]))
 
 
 def uppvaxthandelser(char: dict, ctx: Context) -> None:
@@ -390,8 +377,7 @@ def karriarer(char: dict, ctx: Context) -> None:
         chosen = ctx.choose_many("karriar", "karriarer", count, allowed)
     char["karriarer"] = []
     for entry in chosen:
-        for key, points in entry["fardigheter"].items():
-            _add_skill(char, key, points, ctx, entry)
+        apply_effects(char, entry.get("effects", {}), ctx)
         if entry.get("kunskap"):
             inriktningar = char.setdefault("kunskap_inriktningar", [])
             if entry["kunskap"] not in inriktningar:
@@ -401,7 +387,7 @@ def karriarer(char: dict, ctx: Context) -> None:
             {
                 "id": entry["id"],
                 "namn": entry["name"],
-                "fardigheter": dict(entry["fardigheter"]),
+                "effekter": dict(entry.get("effects", {})),
                 "handelse": event,
             }
         )
@@ -757,11 +743,11 @@ def sheet(char: dict) -> list[Section]:
         ),
         Section(
             "Karriärer",
-            headers=["Karriär", "Färdigheter", "Händelse"],
+            headers=["Karriär", "Ger", "Händelse"],
             rows=[
                 [
                     k["namn"],
-                    ", ".join(f"{LABELS[f]} {_signed(v)}" for f, v in k["fardigheter"].items()),
+                    _effects_text(k["effekter"]),
                     k["handelse"]["handelse"]
                     + (
                         f" ({_effects_text(k['handelse']['effekter'])})"
