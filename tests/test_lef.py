@@ -1,0 +1,532 @@
+"""LEF / Terminus Alfa (document 003) over many seeds: every rule on every character.
+
+Tier 1 (the document's evner, transcribed) is in test_lef_document.py. Here: the
+creation procedure walked over hundreds of seeds, forced cases for each ekspertise,
+forbedring, blodarv and personlighed, NPC templates, the CLI and bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from conftest import assert_usage_error, make, run
+
+from chargen.dice import parse
+from chargen.errors import ChargenError
+from chargen.procedure import Context
+from chargen.systems import lef, load
+
+SYSTEM = load("lef")
+TABLES = SYSTEM.tables()
+RULES = TABLES["regler"].settings
+EVNER = {e["id"]: e for e in TABLES["evner"].entries}
+EKSPERTISER = {e["id"]: e for e in TABLES["ekspertiser"].entries}
+FORBEDRINGER = {e["id"]: e for e in TABLES["forbedringer"].entries}
+BLODARV = {e["id"]: e for e in TABLES["blodarv"].entries}
+PERSONLIGHEDER = {e["id"]: e for e in TABLES["personligheder"].entries}
+SKABELONER = {e["id"]: e for e in TABLES["skabeloner"].entries}
+GREJ = {e["id"]: e for e in TABLES["grej"].entries}
+KITS = {e["id"]: e for e in TABLES["startudstyr"].entries}
+SPOR = TABLES["stjernespor"].ids
+BASE = ("helbred", "kraft", "psyke", "liv", "udbytte")
+SEEDS = 400
+
+
+@pytest.fixture(scope="module")
+def pcs() -> list[dict]:
+    return make("lef", "pc", count=SEEDS, seed=2020)
+
+
+@pytest.fixture(scope="module")
+def npcs() -> list[dict]:
+    return make("lef", "npc", count=SEEDS, seed=915)
+
+
+def _values(char: dict) -> dict[str, int]:
+    return {**char["talenter"], **char["kundskaber"]}
+
+
+def _context(options: dict | None = None, seed: int = 5) -> Context:
+    ctx = Context(SYSTEM, TABLES, "pc", options or {})
+    ctx.start(seed, 0)
+    return ctx
+
+
+def _expected_fokus(char: dict, extra: list[str] = ()) -> list[str]:
+    wanted = ([BLODARV[char["blodarv"]]["fokus"]] if char.get("blodarv") else []) + list(extra)
+    for held in char["ekspertiser"]:
+        wanted += EKSPERTISER[held["id"]].get("fokus", [])
+    return [t for t in lef.TILSTANDE if t in wanted]
+
+
+# -- the evner ------------------------------------------------------------------------------
+
+
+def test_pc_has_the_six_talenter_and_six_kundskaber_of_the_contract(pcs):
+    for char in pcs:
+        assert tuple(char["talenter"]) == lef.TALENTER
+        assert tuple(char["kundskaber"]) == lef.KUNDSKABER
+
+
+def test_evne_budget_is_spent_exactly_within_the_starting_cap(pcs):
+    total = RULES["evnepoint"] + 12 * RULES["evne_start"]
+    for char in pcs:
+        values = _values(char)
+        assert sum(values.values()) == total
+        assert all(RULES["evne_start"] <= v <= RULES["evne_max_start"] for v in values.values())
+    assert RULES["evne_max_start"] == 10  # the issue: cap 10 at start
+    seen = {v for char in pcs for v in _values(char).values()}
+    assert {0, 5, 10} <= seen
+
+
+def test_each_evne_shows_its_own_kampstil_or_modeffekt(pcs):
+    for char in pcs[:50]:
+        assert char["kampstile"] == {e: EVNER[e]["kampstil"] for e in lef.TALENTER}
+        assert char["modeffekter"] == {e: EVNER[e]["modeffekt"] for e in lef.KUNDSKABER}
+
+
+def test_forbedringer_exactly_at_the_thresholds_reached_and_from_the_evnes_own_four(pcs):
+    assert RULES["forbedring_ved"] == [5, 10]
+    for char in pcs:
+        values = _values(char)
+        by_evne: dict[str, list[dict]] = {}
+        for gained in char["forbedringer"]:
+            by_evne.setdefault(gained["evne"], []).append(gained)
+        for evne, value in values.items():
+            got = by_evne.get(evne, [])
+            assert [g["ved"] for g in got] == [t for t in (5, 10) if value >= t], (evne, value)
+            left = Counter(EVNER[evne]["forbedringer"])
+            for g in got:
+                assert left[g["forbedring"]] > 0, (evne, g)  # one of its four, no slot twice
+                left[g["forbedring"]] -= 1
+
+
+def test_each_forbedring_is_applied_as_its_kind_says(pcs):
+    for char in pcs:
+        names = set(char["grej"])
+        for gained in char["forbedringer"]:
+            kind = FORBEDRINGER[gained["forbedring"]]["virkning"]
+            if kind == "stjerne":
+                assert gained["spor"] in SPOR
+            elif kind in ("loft", "gave"):
+                assert gained["tilstand"] == FORBEDRINGER[gained["forbedring"]]["tilstand"]
+                assert gained["tilstand"] in char["tilstande"]
+            else:
+                assert kind == "grej"
+                assert GREJ[gained["grej"]]["name"] in names
+
+
+def test_ekspertise_of_an_evne_exactly_when_it_reaches_10(pcs):
+    assert RULES["ekspertise_ved"] == 10
+    for char in pcs:
+        held = {e["id"]: e for e in char["ekspertiser"]}
+        for evne, value in _values(char).items():
+            eks = EVNER[evne]["ekspertise"]
+            assert (eks in held) == (value >= 10), (evne, value)
+            if value >= 10:
+                assert held[eks]["kilde"] == evne
+
+
+# -- blodarv, personlighed, ekspertiser -----------------------------------------------------
+
+
+def test_blodarv_gives_lore_exchange_ekspertise_and_its_fokus(pcs):
+    for char in pcs:
+        arv = BLODARV[char["blodarv"]]
+        assert char["blodarv_lore"] == arv["lore"]
+        assert char["ekspertiser"][0]["id"] == arv["ekspertise"]
+        assert char["ekspertiser"][0]["kilde"] == "blodarv"
+        assert arv["fokus"] in char["fokus"]
+    assert {c["blodarv"] for c in pcs} == set(BLODARV)
+
+
+def test_blodarv_content_from_the_public_facts_and_decisions():
+    assert len(BLODARV) >= 5
+    facts = {
+        "avarinere": ("psyke", "psykesyntese", ["psyke", "kraft"]),
+        "nemal": ("kraft", "viljestyrke", ["kraft", "psyke"]),
+        "rakkere": ("helbred", "manakraft", ["helbred", "psyke"]),
+        "ligarafolket": ("liv", None, None),
+    }
+    for arv, (fokus, eks, bytte) in facts.items():
+        assert BLODARV[arv]["fokus"] == fokus
+        if eks:
+            assert BLODARV[arv]["ekspertise"] == eks
+            assert EKSPERTISER[eks]["bytte"] == bytte
+    for arv in BLODARV.values():
+        assert "bytte" in EKSPERTISER[arv["ekspertise"]]  # every blodarv trades tilstande
+
+
+def test_exactly_one_ekspertise_from_the_personlighed(pcs):
+    assert len(PERSONLIGHEDER) == 7
+    for char in pcs:
+        own = [e for e in char["ekspertiser"] if e["kilde"] == "personlighed"]
+        assert len(own) == 1
+        assert own[0]["id"] in PERSONLIGHEDER[char["personlighed"]]["ekspertiser"]
+        ids = [e["id"] for e in char["ekspertiser"]]
+        assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("arv", sorted(BLODARV))
+def test_blodarv_option_is_taken(arv):
+    for char in make("lef", count=5, seed=3, options={"blodarv": arv}):
+        assert char["blodarv"] == arv
+        assert BLODARV[arv]["fokus"] in char["fokus"]
+
+
+@pytest.mark.parametrize("pers", sorted(PERSONLIGHEDER))
+def test_personlighed_option_is_taken_with_its_kit(pers):
+    for char in make("lef", count=5, seed=4, options={"personlighed": pers}):
+        assert char["personlighed"] == pers
+        kit = KITS[PERSONLIGHEDER[pers]["startudstyr"]]
+        assert char["startudstyr"] == kit["id"]
+        assert char["grej"][: len(kit["grej"])] == [GREJ[g]["name"] for g in kit["grej"]]
+
+
+# What the issue says each of the twelve evne ekspertiser does at creation.
+EKSPERTISE_EFFECTS = {
+    "vital": {"loft": {"helbred": 2}},
+    "mental": {"loft": {"kraft": 2}},
+    "haerdet": {"loft": {"psyke": 2}},
+    "baereevne": {"loft": {"udbytte": 2}},
+    "slagkraftig": {"stjerner": {"prygl": 2}},
+    "stigmata": {"fokus": ["liv"], "stjerner": {"fokus": 2}},
+    "praecision": {"fokus": ["kraft"]},
+    "alsidig": {"frie": 2},
+    "biomanipulation": {},
+    "overlevelse": {},
+    "ritual": {},
+    "kreativ": {},
+}
+
+
+@pytest.mark.parametrize("eks", sorted(EKSPERTISE_EFFECTS))
+def test_each_evne_ekspertise_is_applied(eks):
+    effect = EKSPERTISE_EFFECTS[eks]
+    char = {
+        "blodarv": "hedinger",  # fokus udbytte, ekspertise Troldehud (no effect at creation)
+        "fokus": ["udbytte"],
+        "ekspertiser": [{"id": "troldehud"}, {"id": eks}],
+        "forbedringer": [],
+    }
+    lef.tilstande(char, _context())
+    start = RULES["loft_start"]
+    for tilstand in BASE:
+        bonus = effect.get("loft", {}).get(tilstand, 0)
+        row = char["tilstande"][tilstand]
+        assert row == {
+            "vaerdi": start + bonus,
+            "loft": start + bonus,
+            **({"bonus": bonus} if bonus else {}),
+        }
+    assert "sjael" not in char["tilstande"]
+    assert char["fokus"] == [t for t in lef.TILSTANDE if t in ["udbytte", *effect.get("fokus", [])]]
+    expected = dict.fromkeys(SPOR, 0) | effect.get("stjerner", {})
+    if "frie" in effect:
+        assert sum(char["stjerner"].values()) == effect["frie"]
+    else:
+        assert char["stjerner"] == expected
+    assert char["fokus_bonus"] == 3
+
+
+@pytest.mark.parametrize("forb", sorted(FORBEDRINGER))
+def test_each_forbedring_kind_changes_the_tilstande(forb):
+    entry = FORBEDRINGER[forb]
+    gained = {"evne": "fysik", "ved": 5, "forbedring": forb}
+    if entry["virkning"] in ("loft", "gave"):
+        gained["tilstand"] = entry["tilstand"]
+    elif entry["virkning"] == "stjerne":
+        gained["spor"] = "levned"
+    char = {"blodarv": "nemal", "fokus": ["kraft"], "ekspertiser": [], "forbedringer": [gained]}
+    lef.tilstande(char, _context())
+    lofts = {t: r["loft"] for t, r in char["tilstande"].items()}
+    expected = dict.fromkeys(BASE, RULES["loft_start"])
+    if entry["virkning"] == "loft":
+        expected[entry["tilstand"]] += 1
+    if entry["virkning"] == "gave":
+        expected["sjael"] = RULES["sjael_pr_gave"]
+    assert lofts == expected
+    assert char["stjerner"]["levned"] == (1 if entry["virkning"] == "stjerne" else 0)
+
+
+def test_forced_evne_values_give_forbedringer_and_ekspertiser(monkeypatch):
+    forced = dict.fromkeys(lef.EVNER, 0) | {"fysik": 10, "mytologi": 10, "kultur": 5, "sind": 4}
+    monkeypatch.setattr(lef, "_spend", lambda ctx, rules, favoured: dict(forced))
+    for char in make("lef", count=30, seed=8, options={"blodarv": "nemal"}):
+        got = [(g["evne"], g["ved"]) for g in char["forbedringer"]]
+        assert got == [
+            ("fysik", 5),
+            ("fysik", 10),
+            ("kultur", 5),
+            ("mytologi", 5),
+            ("mytologi", 10),
+        ]
+        ids = [e["id"] for e in char["ekspertiser"]]
+        assert (
+            "vital" in ids and "stigmata" in ids and "alsidig" not in ids and "haerdet" not in ids
+        )
+        assert char["tilstande"]["helbred"]["bonus"] == 2
+        assert char["fokus"][:2] == ["kraft", "liv"] or char["fokus"] == ["kraft", "psyke", "liv"]
+        assert "liv" in char["fokus"] and "kraft" in char["fokus"]
+        assert char["stjerner"]["fokus"] >= 2
+
+
+def test_a_full_loft_is_never_raised_past_loft_max():
+    ctx = _context()
+    lofts = dict.fromkeys(lef.TILSTANDE, RULES["loft_max"]) | {"sjael": 0}
+    for seed in range(40):
+        ctx.start(seed, 0)
+        pick = lef._forbedring(
+            ctx,
+            TABLES["forbedringer"],
+            EVNER["sind"],
+            ["stjerne", "kraft", "liv", "psyke"],
+            lofts,
+            RULES,
+            TABLES["grej"],
+            set(),
+        )
+        assert pick["id"] == "stjerne"
+    with pytest.raises(ChargenError, match="no forbedring of 'sind'"):
+        lef._forbedring(
+            ctx,
+            TABLES["forbedringer"],
+            EVNER["sind"],
+            ["kraft", "liv", "psyke"],
+            lofts,
+            RULES,
+            TABLES["grej"],
+            set(),
+        )
+
+
+# -- tilstande, fokus, stjerner, grej -------------------------------------------------------
+
+
+def test_tilstande_lofts_from_2_to_6_plus_ekspertise_bonus_values_full(pcs):
+    assert (RULES["loft_start"], RULES["loft_max"]) == (2, 6)
+    for char in pcs:
+        rows = char["tilstande"]
+        assert set(BASE) <= set(rows)
+        gifts = [g for g in char["forbedringer"] if g["forbedring"] == "sjael"]
+        assert ("sjael" in rows) == bool(gifts)
+        for tilstand, row in rows.items():
+            raised = sum(1 for g in char["forbedringer"] if g.get("tilstand") == tilstand)
+            start = 0 if tilstand == "sjael" else RULES["loft_start"]
+            step = RULES["sjael_pr_gave"] if tilstand == "sjael" else 1
+            bonus = sum(
+                EKSPERTISER[e["id"]].get("loftbonus", {}).get(tilstand, 0)
+                for e in char["ekspertiser"]
+            )
+            assert row.get("bonus", 0) == bonus
+            assert row["loft"] == start + raised * step + bonus
+            assert 0 <= row["vaerdi"] == row["loft"]
+            assert row["loft"] - bonus <= RULES["loft_max"]
+
+
+def test_fokus_is_the_blodarvs_tilstand_plus_what_ekspertiser_give(pcs):
+    for char in pcs:
+        assert char["fokus"], char
+        assert char["fokus"] == _expected_fokus(char)
+        assert BLODARV[char["blodarv"]]["fokus"] in char["fokus"]
+
+
+def test_stjerner_per_track_add_up(pcs):
+    for char in pcs:
+        assert list(char["stjerner"]) == list(SPOR)
+        fixed = Counter(g["spor"] for g in char["forbedringer"] if "spor" in g)
+        free = 0
+        for held in char["ekspertiser"]:
+            fixed.update(EKSPERTISER[held["id"]].get("stjerner", {}))
+            free += EKSPERTISER[held["id"]].get("frie_stjerner", 0)
+        for track in SPOR:
+            assert char["stjerner"][track] >= fixed[track]
+        assert sum(char["stjerner"].values()) == sum(fixed.values()) + free
+
+
+def test_grej_is_the_kit_plus_forbedring_grej_and_penge_from_the_kit(pcs):
+    for char in pcs:
+        kit = KITS[char["startudstyr"]]
+        extra = [GREJ[g["grej"]]["name"] for g in char["forbedringer"] if "grej" in g]
+        assert char["grej"] == [GREJ[g]["name"] for g in kit["grej"]] + extra
+        assert len(set(char["grej"])) == len(char["grej"])
+        assert char["penge"] in parse(kit["penge"]).possible_values()
+
+
+def test_historik_records_choices_and_rolls(pcs):
+    for char in pcs[:50]:
+        events = char["historik"]
+        choices = {e["choice"] for e in events if "choice" in e}
+        assert {"blodarv", "personlighed"} <= choices
+        assert any("evnepoint" in e for e in events)
+        assert sum(1 for e in events if "forbedring" in e) == len(char["forbedringer"])
+        assert any(e.get("for") == "penge" for e in events)
+
+
+def test_names_follow_the_home_state(pcs):
+    states = Counter(c["hjemstat"] for c in pcs)
+    assert set(states) == set(TABLES["hjemstater"].ids)
+    names = TABLES["navne_kurien_arkad"].settings
+    for char in pcs:
+        if char["hjemstat"] in ("kurien", "arkad"):
+            given, family = char["name"].split(" ", 1)
+            assert given in names["mand" if char["kon"] == "mand" else "kvinde"]
+            assert family in names["slaegt"]
+
+
+# -- NPCs ----------------------------------------------------------------------------------
+
+
+def test_npc_templates_cover_people_and_creatures():
+    assert len(SKABELONER) >= 10
+    assert {"vagt", "hedeheks", "smugler", "hedetrold"} <= set(SKABELONER)
+    assert any(t.get("vaesen") for t in SKABELONER.values())
+
+
+def test_npcs_follow_their_template(npcs):
+    assert {c["template"] for c in npcs} == set(SKABELONER)
+    for char in npcs:
+        tpl = SKABELONER[char["template"]]
+        for evne, value in _values(char).items():
+            expr = tpl["evner"].get(evne, tpl["ovrige"])
+            possible = [min(max(v, 0), RULES["evne_max"]) for v in parse(expr).possible_values()]
+            assert value in possible, (char["template"], evne, value)
+        assert set(char["tilstande"]) == set(tpl["tilstande"])
+        for tilstand, row in char["tilstande"].items():
+            bonus = sum(
+                EKSPERTISER[e["id"]].get("loftbonus", {}).get(tilstand, 0)
+                for e in char["ekspertiser"]
+            )
+            assert row["loft"] == tpl["tilstande"][tilstand] + bonus <= RULES["loft_max"] + bonus
+            assert 0 <= row["vaerdi"] == row["loft"]
+        assert char["fokus"] and char["fokus"] == _expected_fokus(char, tpl.get("fokus", []))
+        if tpl.get("vaesen"):
+            assert char["blodarv"] is None and char["name"] == tpl["name"]
+        else:
+            assert char["blodarv"] in tpl["blodarv"]
+            assert char["ekspertiser"][0]["id"] == BLODARV[char["blodarv"]]["ekspertise"]
+        ids = [e["id"] for e in char["ekspertiser"]]
+        assert set(tpl.get("ekspertiser", [])) <= set(ids)
+        assert char["grej"] == [GREJ[g]["name"] for g in tpl.get("grej", [])]
+
+
+def test_npc_blodarv_option_picks_only_templates_of_people():
+    for char in make("lef", "npc", count=40, seed=6, options={"blodarv": "ligarafolket"}):
+        assert char["blodarv"] == "ligarafolket"
+        assert "ligarafolket" in SKABELONER[char["template"]]["blodarv"]
+        assert "liv" in char["fokus"]
+
+
+def test_hedetrold_is_stronger_than_any_starting_pc(pcs):
+    trolls = make("lef", "npc", count=30, seed=2, options={"template": "hedetrold"})
+    assert min(t["talenter"]["styrke"] for t in trolls) > RULES["evne_max_start"]
+    assert all(t["tilstande"]["helbred"]["loft"] == 8 for t in trolls)  # 6 + Vital
+
+
+# -- seeds, steps and the CLI --------------------------------------------------------------
+
+
+def test_each_character_regenerates_from_its_own_seed(pcs):
+    for char in pcs[1:6]:
+        again = make("lef", seed=char["seed"])[0]
+        assert again == char
+    res = run("lef", "pc", "--seed", pcs[3]["seed"], "-f", "json")
+    assert json.loads(res.stdout)[0] == pcs[3]
+
+
+def test_npc_regenerates_from_its_own_seed(npcs):
+    char = npcs[7]
+    again = make("lef", "npc", seed=char["seed"])[0]
+    assert again == char
+
+
+@pytest.mark.parametrize("step", ["blodarv", "personlighed", "evner", "tilstande", "grej"])
+def test_each_step_alone_matches_the_whole_character(pcs, step):
+    part = make("lef", seed=pcs[2]["seed"], step=step)[0]
+    whole = pcs[2]
+    for key in SYSTEM.step(step).fields:
+        if key == "ekspertiser":  # later steps add to it: the step's list is a prefix
+            assert part[key] == whole[key][: len(part[key])]
+        elif key == "fokus" and step == "blodarv":  # the tilstande step adds the ekspertisers'
+            assert set(part[key]) <= set(whole[key])
+        else:
+            assert part[key] == whole[key], key
+    res = run("lef", step, "--list")
+    assert res.exit_code == 0 and res.stdout.strip(), res.stderr
+
+
+def test_cli_sheet_is_danish_with_fokus_mark_and_stjerner():
+    res = run("lef", "pc", "--seed", "11", "--blodarv", "rakkere")
+    assert res.exit_code == 0, res.stderr
+    for heading in ("Talenter", "Kampstil", "Kundskaber", "Modeffekt", "Tilstande", "Værdi/loft"):
+        assert heading in res.stdout
+    for heading in ("Stjerner", "Prygl", "De ulovlige markeder", "Ekspertiser", "Grej", "Penge"):
+        assert heading in res.stdout
+    helbred = next(line for line in res.stdout.splitlines() if line.startswith("Helbred "))
+    assert "+3" in helbred and "/" in helbred
+    assert "Manakraft" in res.stdout
+
+
+def test_cli_npc_roster_and_help():
+    res = run("lef", "npc", "-n", "4", "--seed", "3", "--template", "smugler")
+    assert res.exit_code == 0 and res.stdout.count("smugler") == 4
+    for cmd in ("pc", "npc", "blodarv", "personlighed", "evner", "tilstande", "grej"):
+        assert run("lef", cmd, "--help").exit_code == 0
+
+
+def test_cli_choices_accept_hyphen_and_case():
+    res = run("lef", "pc", "--seed", "1", "--blodarv", "Ligarafolket", "-f", "json")
+    assert json.loads(res.stdout)[0]["blodarv"] == "ligarafolket"
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (("pc", "--blodarv", "elver"), ("blodarv", "elver", "nemal, avarinere, rakkere")),
+        (("pc", "--personlighed", "doven"), ("personlighed", "doven", "beleven", "spirituelle")),
+        (("npc", "--template", "drage"), ("template", "drage", "vagt", "hedetrold")),
+        (("npc", "--blodarv", "elver"), ("blodarv", "elver", "ligarafolket")),
+        (("npc", "--template", "hedetrold", "--blodarv", "nemal"), ("hedetrold", "nemal", "vagt")),
+    ],
+)
+def test_cli_bad_choices_exit_2_listing_valid_ones(args, fragments):
+    assert_usage_error(run("lef", *args), *fragments)
+
+
+def _pack(tmp_path, name: str, text: str):
+    folder = tmp_path / "lef"
+    folder.mkdir()
+    (folder / f"{name}.toml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_overlay_with_an_impossible_budget_is_exit_2(tmp_path):
+    text = (TABLES["regler"].path.read_text(encoding="utf-8")).replace(
+        "evnepoint = 36", "evnepoint = 500"
+    )
+    res = run("lef", "pc", "--tables", _pack(tmp_path, "regler", text))
+    assert_usage_error(res, "regler.toml", "evnepoint must be 0..120")
+
+
+def test_overlay_template_with_unknown_evne_is_exit_2(tmp_path):
+    text = (
+        'description = "x"\n[[entries]]\nid = "rotte"\nname = "Rotte"\nvaesen = true\n'
+        'evner = { flyvning = "1d6" }\novrige = "0"\ntilstande = { helbred = 1 }\nfokus = ["liv"]\n'
+    )
+    res = run("lef", "npc", "--tables", _pack(tmp_path, "skabeloner", text))
+    assert_usage_error(res, "skabeloner.toml", "flyvning", "fysik")
+
+
+def test_overlay_blodarv_pack_replaces_the_builtin(tmp_path):
+    text = TABLES["blodarv"].path.read_text(encoding="utf-8") + (
+        '\n[[entries]]\nid = "vandfolk"\nname = "Vandfolk"\nweight = 1000\n'
+        'lore = "Fra havet."\nfokus = "liv"\nekspertise = "livsstrom"\n'
+    )
+    pack = _pack(tmp_path, "blodarv", text)
+    res = run("lef", "pc", "-f", "json", "--seed", "2", "--tables", pack)
+    assert res.exit_code == 0, res.stderr
+    char = json.loads(res.stdout)[0]
+    assert char["blodarv"] == "vandfolk" and "liv" in char["fokus"]
+    assert char["blodarv_lore"] == "Fra havet."
