@@ -1,7 +1,7 @@
 """Matinee Chronicles (document 000): Mutant Chronicles in Luna City, 2T10 roll-under.
 
 The document fixes the seven creation steps ("hur en rollperson blir skapad"),
-the grundegenskaper and the twenty färdigheter, the value range 0-18 with its
+the grundegenskaper and the 22 färdigheter, the value range 0-18 with its
 Nivåer, Tillgångar and its bands, hjältepoäng and their raise rules, k-marker,
 Rykte, Bekanta, Öde, Slås ut på, Konsten and the NPC tiers. Its booklet with
 the tables is lost: every table under tables/matinee/ says whether it is
@@ -377,7 +377,9 @@ def karriarer(char: dict, ctx: Context) -> None:
         chosen = ctx.choose_many("karriar", "karriarer", count, allowed)
     char["karriarer"] = []
     for entry in chosen:
-        apply_effects(char, entry.get("effects", {}), ctx)
+        if entry.get("effects"):
+            apply_effects(char, entry["effects"], ctx)
+            ctx.log(karriar=entry["id"], effects=dict(entry["effects"]))
         if entry.get("kunskap"):
             inriktningar = char.setdefault("kunskap_inriktningar", [])
             if entry["kunskap"] not in inriktningar:

@@ -1,0 +1,835 @@
+"""Matinee Chronicles (document 000) over many seeds: every rule on every character."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import assert_usage_error, make, run
+
+from chargen.procedure import Context
+from chargen.systems import load
+from chargen.systems.matinee import (
+    FARDIGHETER,
+    GRUND_FOR,
+    GRUNDEGENSKAPER,
+    GRUPPER,
+    apply_effects,
+    t10_reading,
+)
+
+SYSTEM = load("matinee")
+TABLES = SYSTEM.tables()
+RULES = TABLES["regler"].settings
+SEEDS = 300
+DARK_LEGION = (
+    "ilians_barn",
+    "tjutande_legionar",
+    "zenithisk_sjalslaktare",
+    "callistonisk_innastlare",
+    "kattersk_legionar",
+    "centurion",
+    "nekromutant",
+    "razid",
+    "cairath",
+    "valsignad_legionar",
+)
+
+
+@pytest.fixture(scope="module")
+def pcs() -> list[dict]:
+    return make("matinee", "pc", count=SEEDS, seed=2024)
+
+
+@pytest.fixture(scope="module")
+def spenders() -> list[dict]:
+    return make("matinee", "pc", count=SEEDS, seed=99, options={"spend_hjaltepoang": True})
+
+
+@pytest.fixture(scope="module")
+def brothers() -> list[dict]:
+    out = []
+    for arch in ("inkvisitor", "mystiker"):
+        out += make(
+            "matinee",
+            count=150,
+            seed=5,
+            options={"megakorporation": "brodraskapet", "arketyp": arch},
+        )
+    return out
+
+
+def entry(table: str, entry_id: str) -> dict:
+    return TABLES[table].get(entry_id)
+
+
+def replay(char: dict) -> dict:
+    """Rebuild the character's numbers from its historik alone: the rolled
+    grundegenskaper and Tillgångar, then every effect and raise in order."""
+    low, high = RULES["varde_min"], RULES["varde_max"]
+    state = {
+        "grundegenskaper": {},
+        "fardigheter": dict.fromkeys(FARDIGHETER, 0),
+        "tillgangar": None,
+        "k_marker": 0,
+        "korruption": 0,
+    }
+    hit = RULES["grundegenskap_traff"]
+    rolls = {}
+    for event in char["historik"]:
+        if event.get("roll") and "dice" in event and event.get("for") in GRUNDEGENSKAPER:
+            rolls[event["for"]] = event["dice"]
+        if "grundegenskap" in event:
+            key = event["grundegenskap"]
+            dice = rolls.get(key, [])
+            assert len(dice) == event["tarningar"]
+            assert event["varde"] == sum(1 for d in dice if d >= hit)
+            state["grundegenskaper"][key] = event["varde"]
+        if event.get("for") == "tillgangar" and "total" in event:
+            state["tillgangar"] = max(low, min(high, event["total"]))
+        if "hjaltepoang" in event and "k_marker" in event:
+            state["k_marker"] = event["k_marker"]
+        for key, amount in event.get("effects", {}).items():
+            if key in GRUNDEGENSKAPER:
+                state["grundegenskaper"][key] = max(0, state["grundegenskaper"][key] + amount)
+            elif key in GRUND_FOR:
+                state["fardigheter"][key] = max(low, min(high, state["fardigheter"][key] + amount))
+            elif key == "tillgangar":
+                state["tillgangar"] = max(low, min(high, state["tillgangar"] + amount))
+            else:
+                state[key] = max(0, state[key] + amount)
+        if event.get("hojning") and event["lyckat"]:
+            if event["typ"] == "grundegenskap":
+                state["grundegenskaper"][event["mal"]] += 1
+            elif event["typ"] == "fardighet":
+                state["fardigheter"][event["mal"]] += 1
+            elif event["typ"] == "tillgangar":
+                state["tillgangar"] += 1
+    return state
+
+
+# -- transcription of the document -------------------------------------------------
+
+
+def test_spelarresurser_the_twenty_two_fardigheter_under_their_grundegenskap():
+    # "fysikfärdigheter Kasta ... Närstrid ... Enkelskott ... Automateld" etc., pages 6-7.
+    assert GRUNDEGENSKAPER == (
+        "fysik",
+        "smidighet",
+        "intelligens",
+        "psyke",
+        "personlighet",
+        "vaksamhet",
+    )
+    assert GRUPPER["fysik"] == ("kasta", "narstrid", "enkelskott", "automateld")
+    assert GRUPPER["smidighet"] == ("akrobatik", "fingerfardighet", "lonndom", "sakerhetssystem")
+    assert set(GRUPPER["intelligens"]) == {
+        "bioteknik",
+        "codex_cardinalus",
+        "konsten",
+        "kunskap",
+        "medicin",
+        "mekanik",
+    }
+    assert GRUPPER["personlighet"] == ("etikett", "fixare", "media", "valtalighet")
+    assert GRUPPER["vaksamhet"] == ("djurvana", "flygfarkoster", "markfordon", "overlevnad")
+    assert len(FARDIGHETER) == 22  # 4 + 4 + 6 + 4 + 4: Psyke has none
+    table = TABLES["fardigheter"]
+    assert table.ids == FARDIGHETER
+    for key in FARDIGHETER:
+        assert table.get(key)["grundegenskap"] == GRUND_FOR[key]
+    assert TABLES["grundegenskaper"].ids == GRUNDEGENSKAPER
+
+
+def test_regler_carry_the_documents_numbers():
+    # hjältepoäng 2, k-marker 5, "slås ut på 10 + rustningsbonus", values 0-18,
+    # "maximalt +5", NPCs 0 and grundegenskap + 10, raises cost 2.
+    assert RULES["hjaltepoang"] == 2 and RULES["k_marker"] == 5
+    assert RULES["slas_ut_pa_bas"] == 10
+    assert (RULES["varde_min"], RULES["varde_max"]) == (0, 18)
+    assert RULES["utrustning_max_per_fardighet"] == 5
+    assert (RULES["npc_grundegenskap"], RULES["npc_fardighet_bas"]) == (0, 10)
+    assert RULES["hojning_kostnad"] == 2 and RULES["hojning_grundegenskap_bas"] == 10
+    assert RULES["uppvaxthandelser_antal"] == 2 and RULES["beskrivningsord_antal"] == 2
+    assert (RULES["karriarer_min"], RULES["karriarer_max"]) == (2, 3)
+
+
+def test_nivaer_and_tillgangar_bands_are_the_documents():
+    assert [(e["min"], e["niva"]) for e in TABLES["nivaer"].entries] == [
+        (0, 0),
+        (5, 1),
+        (10, 2),
+        (15, 3),
+    ]
+    bands = [(e["min"], e["name"]) for e in TABLES["tillgangar_band"].entries]
+    assert bands == [(0, "Hemlös"), (5, "Låginkomsttagare"), (10, "Bättre ställt"), (15, "Rik")]
+    assert [e["min"] for e in TABLES["rykte_band"].entries] == [0, 5, 10, 15]
+    assert TABLES["konsten"].ids == (
+        "exorcismen",
+        "forutskickelsen",
+        "forandringen",
+        "kinetiken",
+        "mentalismen",
+    )
+
+
+def test_t10_reads_ten_as_zero():
+    # "Noll på tärningen är alltid noll!"
+    assert t10_reading([10, 3, 10, 9]) == [0, 3, 0, 9]
+
+
+# -- content ------------------------------------------------------------------------
+
+
+def test_every_table_header_says_quoted_or_authored():
+    folder = Path(TABLES.dirs[0])
+    for path in folder.glob("*.toml"):
+        head = path.read_text(encoding="utf-8").split("\n", 12)[:12]
+        text = " ".join(line for line in head if line.startswith("#"))
+        assert re.search(r"[Aa]uthored|[Qq]uoted", text), path.name
+
+
+def test_megakorporationer_are_the_eight_with_name_styles():
+    corps = TABLES["megakorporationer"]
+    assert set(corps.ids) == {
+        "bauhaus",
+        "capitol",
+        "cybertronic",
+        "imperial",
+        "mishima",
+        "whitestar",
+        "brodraskapet",
+        "fria",
+    }
+    for corp in corps.entries:
+        assert corp["description"] and corp["locales"]
+        assert corp["uppvaxt"] == f"uppvaxthandelser_{corp['id']}"
+    assert entry("megakorporationer", "mishima")["namntabell"] == "namn_mishima"
+    assert entry("megakorporationer", "whitestar")["namntabell"] == "namn_whitestar"
+
+
+def test_arketyper_ten_or_more_with_brotherhood_and_cybertronic_only_ones():
+    arketyper = TABLES["arketyper"].entries
+    assert len(arketyper) >= 10
+    assert entry("arketyper", "inkvisitor")["korporationer"] == ["brodraskapet"]
+    assert entry("arketyper", "mystiker")["korporationer"] == ["brodraskapet"]
+    assert any(a.get("korporationer") == ["cybertronic"] for a in arketyper)
+    corps = TABLES["megakorporationer"].ids
+    careers = TABLES["karriarer"]
+    for arch in arketyper:
+        assert all(arch[g] >= 0 for g in GRUNDEGENSKAPER)
+        for corp in arch.get("korporationer", corps):
+            open_ = [
+                k for k in arch["karriarer"] if corp in careers.get(k).get("korporationer", corps)
+            ]
+            assert len(open_) >= RULES["karriarer_max"], (arch["id"], corp)
+
+
+def test_uppvaxthandelser_general_and_per_corporation_most_with_effects():
+    names = ["uppvaxthandelser"] + [
+        f"uppvaxthandelser_{c}" for c in TABLES["megakorporationer"].ids
+    ]
+    rows = [row for name in names for row in TABLES[name].entries]
+    assert len(rows) >= 36 and len(TABLES["uppvaxthandelser"].entries) == 36
+    assert sum(1 for r in rows if r.get("effects")) > 0.8 * len(rows)
+    kinds = {k for r in rows for k in r.get("effects", {})}
+    assert {"tillgangar", "korruption", "fysik"} <= kinds
+    assert any(r.get("kontakt") for r in rows)
+
+
+def test_karriarer_twenty_or_more_each_with_its_own_event_table():
+    careers = TABLES["karriarer"].entries
+    assert len(careers) >= 20
+    assert len({c["handelser"] for c in careers}) == len(careers)
+    for career in careers:
+        assert career["effects"] and all(k in FARDIGHETER for k in career["effects"])
+        events = TABLES[career["handelser"]].entries
+        assert len(events) >= 6
+
+
+def test_beskrivningsord_120_or_more_over_the_documents_categories():
+    words = TABLES["beskrivningsord"].entries
+    assert len(words) >= 120
+    categories = {w["kategori"] for w in words}
+    assert categories == set(TABLES["beskrivningsord_kategorier"].ids)
+    assert len(categories) == 11
+    assert len({w["name"] for w in words}) == len(words)
+
+
+def test_utrustning_names_for_every_fardighet_armour_and_corporation():
+    items = TABLES["utrustning"].entries
+    assert {i["fardighet"] for i in items} == set(FARDIGHETER) | {RULES["rustning_fardighet"]}
+    for corp in TABLES["megakorporationer"].ids:
+        assert any(corp in i.get("korporationer", ()) for i in items), corp
+
+
+def test_npc_templates_the_five_tiers_and_the_dark_legion():
+    tiers = {
+        t: entry("mallar", t)["slas_ut_pa"]
+        for t in ("namnlos", "namngiven", "robust", "monster", "vidunder")
+    }
+    assert tiers == {"namnlos": 5, "namngiven": 10, "robust": 15, "monster": 20, "vidunder": 25}
+    for template in DARK_LEGION:
+        spec = entry("mallar", template)
+        assert spec["slas_ut_pa"] in (5, 10, 15, 20, 25) and spec["apostel"]
+
+
+# -- every PC -----------------------------------------------------------------------
+
+
+def test_pc_envelope_and_the_seven_steps_in_order(pcs):
+    order = [
+        "megakorporation",
+        "hjaltepoang",
+        "arketyp",
+        "uppvaxthandelser",
+        "karriarer",
+        "beskrivningsord",
+        "utrustning",
+    ]
+    for char in pcs:
+        assert list(char)[:5] == ["system", "kind", "template", "seed", "name"]
+        assert char["system"] == "matinee" and char["kind"] == "pc" and char["template"] is None
+        steps = [e["step"] for e in char["historik"]]
+        firsts = [s for s in dict.fromkeys(steps) if s in order]
+        assert firsts == order
+
+
+def test_grundegenskaper_tillgangar_and_fardigheter_replay_from_the_historik(pcs, spenders):
+    # Each grundegenskap is the number of its arketyp's T10 showing 6+, then events.
+    for char in pcs + spenders:
+        arch = entry("arketyper", char["arketyp"])
+        state = replay(char)
+        for key in GRUNDEGENSKAPER:
+            rolled = next(e for e in char["historik"] if e.get("grundegenskap") == key)
+            assert rolled["tarningar"] == arch[key]
+            assert 0 <= rolled["varde"] <= arch[key]
+        assert state["grundegenskaper"] == char["grundegenskaper"]
+        assert state["fardigheter"] == char["fardigheter"]
+        assert state["tillgangar"] == char["tillgangar"]
+        assert state["k_marker"] == char["k_marker"] and state["korruption"] == char["korruption"]
+        assert all(0 <= v <= 18 for v in char["fardigheter"].values())
+        assert 0 <= char["tillgangar"] <= 18
+
+
+def test_derived_values_follow_the_documents_formulas(pcs, spenders):
+    levels = TABLES["nivaer"].entries
+    for char in pcs + spenders:
+        ge = char["grundegenskaper"]
+        assert char["rykte"] == ge["personlighet"] + ge["psyke"]
+        assert char["bekanta_max"] == ge["personlighet"] and char["ode_max"] == ge["psyke"]
+        armour = sum(i["bonus"] for i in char["utrustning"] if i["fardighet"] == "rustning")
+        assert char["slas_ut_pa"] == 10 + armour == 10 + char["rustningsbonus"]
+        for key, value in char["fardigheter"].items():
+            assert char["nivaer"][key] == max(e["niva"] for e in levels if value >= e["min"])
+        t = char["tillgangar"]
+        band = (
+            "Hemlös"
+            if t < 5
+            else "Låginkomsttagare"
+            if t < 10
+            else "Bättre ställt"
+            if t < 15
+            else "Rik"
+        )
+        assert char["tillgangar_band"] == band
+        assert char["initiativ"] == max(char["fardigheter"][f] for f in GRUPPER["fysik"])
+
+
+def test_hjaltepoang_kept_without_the_option(pcs):
+    assert all(c["hjaltepoang"] == 2 and "hojningar" not in c for c in pcs)
+
+
+def test_spent_hjaltepoang_buy_one_raise_by_the_documents_rules(spenders):
+    kinds, outcomes = Counter(), Counter()
+    for char in spenders:
+        assert char["hjaltepoang"] == 0
+        (raise_,) = char["hojningar"]
+        assert raise_["hjaltepoang"] == 2
+        slag = raise_["slag"]
+        assert 0 <= slag <= 18
+        kind = raise_["typ"]
+        kinds[kind] += 1
+        outcomes[raise_["lyckat"]] += 1
+        if kind == "grundegenskap":  # "slår över 10 + grundegenskapens värde"
+            assert raise_["lyckat"] == (slag > raise_["over"])
+        elif kind == "fardighet":  # "slår över det nuvarande värdet ... addera sin grundegenskap"
+            assert raise_["plus"] == char["grundegenskaper"][GRUND_FOR[raise_["mal"]]]
+            assert raise_["lyckat"] == (
+                slag + raise_["plus"] > raise_["over"] and raise_["over"] < 18
+            )
+        elif kind == "tillgangar":  # "slår 2T10 över Tillgångar"
+            assert raise_["lyckat"] == (slag > raise_["over"] and raise_["over"] < 18)
+        else:  # föremål: "slå mot Tillgångar, modifierat negativt med föremålets bonus"
+            if raise_["lyckat"]:
+                assert 0 < slag <= raise_["mot"]
+        rolled = [e for e in char["historik"] if e["step"] == "spendera" and "dice" in e]
+        assert len(rolled) == 1 and sum(t10_reading(rolled[0]["dice"])) == slag
+    assert set(kinds) == {"grundegenskap", "fardighet", "tillgangar", "foremal"}
+    assert outcomes[True] and outcomes[False]
+
+
+def test_two_uppvaxthandelser_first_from_the_corporation(pcs):
+    for char in pcs:
+        events = char["uppvaxthandelser"]
+        assert len(events) == 2
+        assert events[0]["tabell"] == f"uppvaxthandelser_{char['megakorporation']}"
+        assert events[1]["tabell"] == "uppvaxthandelser"
+        for event in events:
+            rows = [r for r in TABLES[event["tabell"]].entries if r["result"] == event["handelse"]]
+            assert rows and rows[0].get("effects", {}) == event.get("effekter", {})
+
+
+def test_karriarer_two_or_three_open_to_arketyp_and_corporation(pcs):
+    counts = Counter()
+    for char in pcs:
+        careers = char["karriarer"]
+        counts[len(careers)] += 1
+        ids = [k["id"] for k in careers]
+        assert 2 <= len(ids) <= 3 and len(set(ids)) == len(ids)
+        arch = entry("arketyper", char["arketyp"])
+        for career in careers:
+            spec = entry("karriarer", career["id"])
+            assert career["id"] in arch["karriarer"]
+            assert char["megakorporation"] in spec.get("korporationer", [char["megakorporation"]])
+            assert career["handelse"]["tabell"] == spec["handelser"]
+            assert career["effekter"] == spec["effects"]
+    assert set(counts) == {2, 3}
+
+
+def test_arketyp_open_to_the_corporation(pcs):
+    for char in pcs:
+        arch = entry("arketyper", char["arketyp"])
+        assert char["megakorporation"] in arch.get("korporationer", [char["megakorporation"]])
+
+
+def test_two_different_beskrivningsord(pcs):
+    for char in pcs:
+        words = char["beskrivningsord"]
+        assert len(words) == 2 and words[0]["id"] != words[1]["id"]
+        for word in words:
+            assert entry("beskrivningsord", word["id"])["name"] == word["ord"]
+
+
+def test_utrustning_half_of_tillgangar_rounded_up_at_most_5_per_fardighet(pcs, spenders):
+    for char in pcs:
+        assert sum(i["bonus"] for i in char["utrustning"]) == (char["tillgangar"] + 1) // 2
+    items = {e["name"]: e for e in TABLES["utrustning"].entries}
+    for char in pcs + spenders:
+        per = Counter()
+        for item in char["utrustning"]:
+            spec = items[item["namn"]]
+            assert spec["fardighet"] == item["fardighet"]
+            assert char["megakorporation"] in spec.get("korporationer", [char["megakorporation"]])
+            assert item["bonus"] >= 1
+            per[item["fardighet"]] += item["bonus"]
+        assert all(v <= 5 for v in per.values()), per
+    assert any(i["fardighet"] == "rustning" for c in pcs for i in c["utrustning"])
+
+
+def test_utrustning_budget_is_the_tillgangar_before_a_raise(spenders):
+    for char in spenders:
+        budget = next(e["bonusar"] for e in char["historik"] if "bonusar" in e)
+        grown = sum(1 for r in char["hojningar"] if r["typ"] == "foremal" and r["lyckat"])
+        assert sum(i["bonus"] for i in char["utrustning"]) == budget + grown
+
+
+def test_konsten_inkvisitor_one_mystiker_psyke_up_to_five_others_none(pcs, brothers):
+    for char in pcs + brothers:
+        if char["arketyp"] == "inkvisitor":
+            assert len(char["konsten"]) == 1
+        elif char["arketyp"] == "mystiker":
+            assert len(char["konsten"]) == min(char["grundegenskaper"]["psyke"], 5)
+        else:
+            assert char["konsten"] == []
+        assert len(set(char["konsten"])) == len(char["konsten"])
+        assert set(char["konsten"]) <= set(TABLES["konsten"].ids)
+    assert {len(c["konsten"]) for c in brothers if c["arketyp"] == "mystiker"} >= {3, 4, 5}
+
+
+def test_300_pcs_show_the_variety_the_issue_asks_for(pcs):
+    assert len({c["arketyp"] for c in pcs}) >= 8
+    assert len({e["handelse"] for c in pcs for e in c["uppvaxthandelser"]}) >= 30
+    assert len({k["id"] for c in pcs for k in c["karriarer"]}) >= 15
+    assert len({b["id"] for c in pcs for b in c["beskrivningsord"]}) >= 80
+    assert len({c["megakorporation"] for c in pcs}) == 8
+
+
+def test_each_character_regenerates_from_its_own_seed(pcs, spenders):
+    for char in pcs[1:60:7]:
+        assert make("matinee", "pc", seed=char["seed"])[0] == char
+    for char in spenders[3:40:9]:
+        assert (
+            make("matinee", "pc", seed=char["seed"], options={"spend_hjaltepoang": True})[0] == char
+        )
+
+
+def test_step_alone_gives_the_same_part_as_the_whole_character(pcs):
+    char = pcs[4]
+    for step, field in (
+        ("megakorporation", "megakorporation"),
+        ("arketyp", "arketyp"),
+        ("uppvaxthandelser", "uppvaxthandelser"),
+        ("karriarer", "karriarer"),
+        ("beskrivningsord", "beskrivningsord"),
+        ("utrustning", "utrustning"),
+    ):
+        part = make("matinee", seed=char["seed"], step=step)[0]
+        assert part["step"] == step and part[field] == char[field]
+
+
+# -- table rows forced ---------------------------------------------------------------
+
+
+def _blank(value: int = 9) -> dict:
+    return {
+        "grundegenskaper": dict.fromkeys(GRUNDEGENSKAPER, 3),
+        "fardigheter": dict.fromkeys(FARDIGHETER, value),
+        "tillgangar": value,
+        "k_marker": 5,
+        "korruption": 3,
+    }
+
+
+def _ctx() -> Context:
+    return Context(SYSTEM, TABLES)
+
+
+def test_every_event_row_applies_exactly_its_effects():
+    ctx = _ctx()
+    names = [n for n in TABLES.names() if n.startswith(("uppvaxthandelser", "karriarhandelser_"))]
+    assert len(names) >= 9 + 20
+    for name in names:
+        for row in TABLES[name].entries:
+            char = _blank()
+            before = json.loads(json.dumps(char))
+            apply_effects(char, row.get("effects", {}), ctx)
+            for key, amount in row.get("effects", {}).items():
+                if key in GRUNDEGENSKAPER:
+                    assert char["grundegenskaper"][key] == before["grundegenskaper"][key] + amount
+                elif key in FARDIGHETER:
+                    assert char["fardigheter"][key] == before["fardigheter"][key] + amount
+                else:
+                    assert char[key] == before[key] + amount, (name, row)
+
+
+def test_effects_are_kept_within_the_documents_range():
+    ctx = _ctx()
+    char = _blank(17)
+    apply_effects(char, {"medicin": 5, "tillgangar": 4, "psyke": -9, "k_marker": -20}, ctx)
+    assert char["fardigheter"]["medicin"] == 18 and char["tillgangar"] == 18
+    assert char["grundegenskaper"]["psyke"] == 0 and char["k_marker"] == 0
+    char = _blank(1)
+    apply_effects(char, {"lonndom": -3, "tillgangar": -2}, ctx)
+    assert char["fardigheter"]["lonndom"] == 0 and char["tillgangar"] == 0
+
+
+def test_every_karriar_gives_its_points_capped_at_18():
+    for career in TABLES["karriarer"].entries:
+        char = make(
+            "matinee",
+            seed=11,
+            options={
+                "megakorporation": _corp_for(career),
+                "arketyp": _arch_for(career),
+                "karriar": [career["id"]],
+            },
+        )[0]
+        assert career["id"] in [k["id"] for k in char["karriarer"]]
+        for key, points in career["effects"].items():
+            assert char["fardigheter"][key] >= min(points, 18)
+
+
+def _arch_for(career: dict) -> str:
+    corps = career.get("korporationer", TABLES["megakorporationer"].ids)
+    for arch in TABLES["arketyper"].entries:
+        if career["id"] in arch["karriarer"] and any(
+            c in arch.get("korporationer", corps) for c in corps
+        ):
+            return arch["id"]
+    raise AssertionError(career["id"])
+
+
+def _corp_for(career: dict) -> str:
+    arch = entry("arketyper", _arch_for(career))
+    corps = career.get("korporationer", TABLES["megakorporationer"].ids)
+    return next(c for c in corps if c in arch.get("korporationer", corps))
+
+
+def test_arketyp_with_zero_dice_gives_zero(tmp_path):
+    folder = tmp_path / "matinee"
+    folder.mkdir()
+    text = (Path(TABLES.dirs[0]) / "arketyper.toml").read_text(encoding="utf-8")
+    (folder / "arketyper.toml").write_text(
+        text.replace("fysik = 8\n", "fysik = 0\n", 1), encoding="utf-8"
+    )
+    args = ["--megakorporation", "capitol", "--arketyp", "soldat", "-n", "20", "-f", "json"]
+    result = run("matinee", "pc", "--tables", str(tmp_path), *args)
+    assert result.exit_code == 0, result.stderr
+    for char in json.loads(result.stdout):
+        rolled = next(e for e in char["historik"] if e.get("grundegenskap") == "fysik")
+        assert rolled == {"step": "arketyp", "grundegenskap": "fysik", "tarningar": 0, "varde": 0}
+        assert char["grundegenskaper"]["fysik"] == replay(char)["grundegenskaper"]["fysik"]
+
+
+# -- choices --------------------------------------------------------------------------
+
+
+def test_choices_are_respected():
+    chosen = make(
+        "matinee",
+        count=40,
+        seed=8,
+        options={
+            "megakorporation": "mishima",
+            "arketyp": "samuraj",
+            "karriar": ["livvakt", "prickskytt"],
+        },
+    )
+    for char in chosen:
+        assert char["megakorporation"] == "mishima" and char["arketyp"] == "samuraj"
+        assert [k["id"] for k in char["karriarer"]] == ["livvakt", "prickskytt"]
+    one = make(
+        "matinee",
+        count=20,
+        seed=8,
+        options={"megakorporation": "capitol", "arketyp": "soldat", "karriar": ["polis"]},
+    )
+    for char in one:
+        ids = [k["id"] for k in char["karriarer"]]
+        assert ids[0] == "polis" and len(ids) == 2 and len(set(ids)) == 2
+    three = make(
+        "matinee",
+        count=5,
+        options={
+            "arketyp": "soldat",
+            "megakorporation": "imperial",
+            "karriar": ["polis", "forare", "spanare"],
+        },
+    )
+    assert all(len(c["karriarer"]) == 3 for c in three)
+
+
+def test_names_follow_the_corporation():
+    for corp in TABLES["megakorporationer"].ids:
+        chars = make("matinee", count=15, seed=3, options={"megakorporation": corp})
+        for char in chars:
+            assert char["kon"] in ("man", "kvinna")
+            assert char["name"] and char["name"].isprintable()
+    for char in make("matinee", count=20, seed=4, options={"megakorporation": "brodraskapet"}):
+        assert char["name"].startswith(("Broder ", "Syster "))
+        assert char["name"].startswith("Syster ") == (char["kon"] == "kvinna")
+    mishima = TABLES["namn_mishima"].settings
+    for char in make("matinee", count=20, seed=4, options={"megakorporation": "mishima"}):
+        first, last = char["name"].split()
+        assert char["name"].isascii() and last in mishima["efternamn"]
+    for char in make("matinee", count=20, seed=4, options={"megakorporation": "whitestar"}):
+        assert char["name"].isascii()
+        if char["kon"] == "kvinna":
+            assert char["name"].endswith("a")
+
+
+# -- NPCs -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("template", list(load("matinee").tables()["mallar"].ids))
+def test_npcs_have_zero_grundegenskaper_and_skills_of_ten(template):
+    spec = entry("mallar", template)
+    for char in make("matinee", "npc", count=20, seed=6, options={"template": template}):
+        assert char["kind"] == "npc" and char["template"] == template
+        assert char["grundegenskaper"] == dict.fromkeys(GRUNDEGENSKAPER, 0)
+        assert char["fardigheter"] == dict.fromkeys(FARDIGHETER, 10)
+        assert char["slas_ut_pa"] == spec["slas_ut_pa"]
+        if spec.get("manniska"):
+            assert char["megakorporation"] in TABLES["megakorporationer"].ids
+            assert len(char["utrustning"]) == spec["utrustning"]
+            assert all(i["fardighet"] != "rustning" for i in char["utrustning"])
+        else:
+            assert char["name"] == spec["name"] and "megakorporation" not in char
+
+
+def test_npc_corporation_option_and_squad_roster():
+    squad = make(
+        "matinee",
+        "npc",
+        count=12,
+        seed=2,
+        options={"template": "namnlos", "megakorporation": "imperial"},
+    )
+    assert {c["megakorporation"] for c in squad} == {"imperial"}
+    assert len({c["name"] for c in squad}) > 6
+    result = run("matinee", "npc", "--template", "namnlos", "-n", "6", "--seed", "3")
+    assert result.exit_code == 0 and len(result.stdout.strip().splitlines()) == 8
+
+
+# -- the CLI ------------------------------------------------------------------------------
+
+
+def test_cli_bad_choices_exit_2_listing_valid_ones():
+    assert_usage_error(
+        run("matinee", "pc", "--megakorporation", "umbrella"), "umbrella", "bauhaus", "mishima"
+    )
+    assert_usage_error(
+        run("matinee", "pc", "--arketyp", "trollkarl"), "trollkarl", "inkvisitor", "soldat"
+    )
+    assert_usage_error(run("matinee", "pc", "--karriar", "astronaut"), "astronaut", "infanterist")
+    assert_usage_error(
+        run("matinee", "npc", "--template", "drake"), "drake", "nekromutant", "namnlos"
+    )
+
+
+def test_cli_forbidden_combinations_exit_2_explaining_why():
+    assert_usage_error(
+        run("matinee", "pc", "--megakorporation", "capitol", "--arketyp", "inkvisitor"),
+        "Inkvisitor is open only to Brödraskapet",
+        "not Capitol",
+    )
+    assert_usage_error(
+        run("matinee", "pc", "--megakorporation", "bauhaus", "--arketyp", "kyborg"),
+        "Kyborg is open only to Cybertronic",
+    )
+    assert_usage_error(
+        run(
+            "matinee",
+            "pc",
+            "--megakorporation",
+            "capitol",
+            "--arketyp",
+            "soldat",
+            "--karriar",
+            "reporter",
+        ),
+        "not open to the arketyp Soldat",
+        "infanterist",
+    )
+    assert_usage_error(
+        run(
+            "matinee",
+            "pc",
+            "--megakorporation",
+            "brodraskapet",
+            "--arketyp",
+            "agent",
+            "--karriar",
+            "inbrottstjuv",
+        ),
+        "open only to",
+    )
+    args = ["--megakorporation", "capitol", "--arketyp", "soldat"]
+    four = [a for k in ("polis", "forare", "spanare", "infanterist") for a in ("--karriar", k)]
+    assert_usage_error(run("matinee", "pc", *args, *four), "2 to 3")
+    assert_usage_error(
+        run("matinee", "pc", *args, "--karriar", "polis", "--karriar", "polis"), "twice"
+    )
+
+
+def test_cli_sheet_is_a_swedish_character_sheet():
+    result = run("matinee", "pc", "--seed", "12")
+    assert result.exit_code == 0, result.stderr
+    for label in (
+        "Grundegenskaper",
+        "Fysik",
+        "Vaksamhet",
+        "Färdigheter",
+        "Närstrid",
+        "Överlevnad",
+        "Nivå",
+        "Tillgångar",
+        "Hjältepoäng",
+        "K-marker",
+        "Rykte",
+        "Slås ut på",
+        "Bekanta",
+        "Öde",
+        "Uppväxt",
+        "Karriärer",
+        "Beskrivningsord",
+        "Konsten",
+        "Initiativ",
+    ):
+        assert label in result.stdout, label
+    assert any(b in result.stdout for b in ("Hemlös", "Låginkomsttagare", "Bättre ställt", "Rik"))
+    npc = run("matinee", "npc", "--template", "centurion")
+    assert npc.exit_code == 0 and "Algeroth" in npc.stdout and "Slås ut på" in npc.stdout
+
+
+def test_cli_json_and_seed():
+    data = json.loads(run("matinee", "pc", "--seed", "1", "-f", "json").stdout)
+    assert isinstance(data, list) and data[0]["seed"] == 1 and data[0]["historik"]
+    again = json.loads(run("matinee", "pc", "--seed", "1", "-f", "json").stdout)
+    assert again == data
+
+
+def test_every_step_alone_and_its_list():
+    for step in (
+        "megakorporation",
+        "hjaltepoang",
+        "arketyp",
+        "uppvaxthandelser",
+        "karriarer",
+        "beskrivningsord",
+        "utrustning",
+    ):
+        result = run("matinee", step, "--seed", "2", "-f", "jsonl")
+        assert result.exit_code == 0, (step, result.stderr)
+        assert json.loads(result.stdout)["step"] == step
+        listing = run("matinee", step, "--list")
+        assert listing.exit_code == 0 and listing.stdout
+    listed = run("matinee", "arketyp", "--list").stdout
+    assert all(a["name"] in listed for a in TABLES["arketyper"].entries)
+    careers = run("matinee", "karriarer", "--list").stdout
+    assert (
+        "Mortificator" in careers
+        and "narstrid +7" in careers
+        and "karriarhandelser_polis" in careers
+    )
+    events = run("matinee", "uppvaxthandelser", "--list").stdout
+    assert "uppvaxthandelser_mishima" in events and "korruption" in events
+
+
+def test_interactive_asks_for_the_corporation():
+    answers = "mishima\nsamuraj\n\n\n\n"
+    result = run("matinee", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answers)
+    assert result.exit_code == 0, result.stderr
+    assert "Whitestar [whitestar]" in result.stderr
+    char = json.loads(result.stdout)
+    assert char["megakorporation"] == "mishima" and char["arketyp"] == "samuraj"
+
+
+def test_spend_flag_on_the_cli():
+    char = json.loads(
+        run("matinee", "pc", "--seed", "4", "--spend-hjaltepoang", "-f", "jsonl").stdout
+    )
+    assert char["hjaltepoang"] == 0 and len(char["hojningar"]) == 1
+
+
+# -- user packs -----------------------------------------------------------------------------
+
+
+def test_a_pack_with_an_arketyp_missing_dice_is_rejected(tmp_path):
+    folder = tmp_path / "matinee"
+    folder.mkdir()
+    text = (Path(TABLES.dirs[0]) / "arketyper.toml").read_text(encoding="utf-8")
+    broken = text.replace("fysik = 8\n", "", 1)
+    assert broken != text
+    (folder / "arketyper.toml").write_text(broken, encoding="utf-8")
+    check = run("tables", "check", str(tmp_path))
+    assert check.exit_code == 2 and "arketyper.toml" in check.stderr and "fysik" in check.stderr
+    assert_usage_error(run("matinee", "pc", "--tables", str(tmp_path)), "arketyper.toml", "fysik")
+
+
+def test_a_pack_may_replace_a_table(tmp_path):
+    folder = tmp_path / "matinee"
+    folder.mkdir()
+    (folder / "beskrivningsord.toml").write_text(
+        "# Authored test pack.\n"
+        '[[entries]]\nid = "gul"\nname = "Gul"\nkategori = "utseende"\n'
+        '[[entries]]\nid = "bla"\nname = "Blå"\nkategori = "utseende"\n',
+        encoding="utf-8",
+    )
+    result = run("matinee", "pc", "--tables", str(tmp_path), "-f", "jsonl", "--seed", "3")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(b["id"] for b in json.loads(result.stdout)["beskrivningsord"]) == ["bla", "gul"]
