@@ -530,3 +530,13 @@ def test_overlay_blodarv_pack_replaces_the_builtin(tmp_path):
     char = json.loads(res.stdout)[0]
     assert char["blodarv"] == "vandfolk" and "liv" in char["fokus"]
     assert char["blodarv_lore"] == "Fra havet."
+
+
+def test_interactive_asks_for_blodarv_and_personlighed():
+    res = run("lef", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="rakkere\n7\n")
+    assert res.exit_code == 0, res.stderr
+    assert "Ligarafolket [ligarafolket]" in res.stderr and "Beleven [beleven]" in res.stderr
+    char = json.loads(res.stdout)
+    assert (char["blodarv"], char["personlighed"]) == ("rakkere", "spirituelle")
+    picked = [e["by"] for e in char["historik"] if e.get("choice")]
+    assert picked == ["prompt", "prompt"]
