@@ -647,6 +647,7 @@ def test_npcs_have_zero_grundegenskaper_and_skills_of_ten(template):
             assert char["megakorporation"] in TABLES["megakorporationer"].ids
             assert len(char["utrustning"]) == spec["utrustning"]
             assert all(i["fardighet"] != "rustning" for i in char["utrustning"])
+            assert char["utrustning"][0]["fardighet"] in GRUPPER["fysik"]
         else:
             assert char["name"] == spec["name"] and "megakorporation" not in char
 

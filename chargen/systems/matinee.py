@@ -545,6 +545,7 @@ def harledda(char: dict, ctx: Context) -> None:
     char["tillgangar_band"] = _band(ctx, "tillgangar_band", char["tillgangar"])["name"]
     char["initiativ"] = max(char["fardigheter"][f] for f in GRUPPER["fysik"])
     char["sinnesryckning"] = _band(ctx, "sinnesryckning", char["korruption"])["name"]
+    char["bioteknik_mycket_svart"] = char["megakorporation"] != rules["bioteknik_korporation"]
     arch = ctx.table("arketyper").get(char["arketyp"])
     mode = arch.get("konsten")
     if mode == "en":
@@ -553,8 +554,10 @@ def harledda(char: dict, ctx: Context) -> None:
         count = min(ge["psyke"], rules["konsten_max"])
     else:
         count = 0
-    count = min(count, len(ctx.table("konsten").entries))
-    chosen = ctx.choose_many("inriktning", "konsten", count) if count else []
+    chosen = []
+    if count > 0:  # konsten.toml is read only for those who use the Art
+        count = min(count, len(ctx.table("konsten").entries))
+        chosen = ctx.choose_many("inriktning", "konsten", count)
     char["konsten"] = [e["id"] for e in chosen]
     ctx.log(rykte=char["rykte"], slas_ut_pa=char["slas_ut_pa"], initiativ=char["initiativ"])
 
@@ -661,14 +664,21 @@ def generate_npc(char: dict, ctx: Context) -> None:
 
 
 def _npc_gear(ctx: Context, corp: str, count: int) -> list[dict]:
-    """`count` different items (+1 each) for a human NPC; armour is left out,
-    since an NPC's Slås ut på is its tier."""
+    """`count` different items (+1 each) for a human NPC: a weapon first (an item
+    for a fysikfärdighet), then anything. Armour is left out, since an NPC's
+    Slås ut på is its tier."""
     armour = _rules(ctx)["rustning_fardighet"]
-    items = [e for f, group in _items_for(ctx, corp).items() if f != armour for e in group]
-    count = min(count, len(items))
-    gear = []
-    for _ in range(count):
-        item = items.pop(int(ctx.rng.random() * len(items)))
+    by_skill = _items_for(ctx, corp)
+    weapons = [e for f in GRUPPER["fysik"] for e in by_skill.get(f, ())]
+    others = [e for f, group in by_skill.items() if f != armour for e in group]
+    gear: list[dict] = []
+    taken: set[str] = set()
+    for n in range(count):
+        pool = [e for e in (weapons if n == 0 and weapons else others) if e["id"] not in taken]
+        if not pool:
+            break
+        item = pool[int(ctx.rng.random() * len(pool))]
+        taken.add(item["id"])
         gear.append({"namn": item["name"], "fardighet": item["fardighet"], "bonus": 1})
     return gear
 
@@ -780,7 +790,7 @@ def sheet(char: dict) -> list[Section]:
         notes.append("Kunskap: " + ", ".join(char["kunskap_inriktningar"]) + ".")
     if char.get("kontakter"):
         notes.append("Kontakter: " + "; ".join(char["kontakter"]) + ".")
-    if char["megakorporation"] != "cybertronic":
+    if char["bioteknik_mycket_svart"]:
         notes.append("Bioteknik är Mycket svårt (-10) utanför Cybertronic.")
     notes.append("Etikett utanför den egna korporationen är Svårt (-5).")
     for raise_ in char.get("hojningar", []):
@@ -833,6 +843,12 @@ def _geo(key: str):
     return lambda c: c["grundegenskaper"][key]
 
 
+def _gear_short(c: dict) -> str:
+    if c.get("vapen"):
+        return ", ".join(c["vapen"])
+    return ", ".join(f"{i['namn']} +{i['bonus']}" for i in c.get("utrustning", ())[:3])
+
+
 def _arketyp_or_mall(c: dict):
     return c.get("arketyp_namn") or c.get("mall")
 
@@ -877,5 +893,6 @@ SYSTEM = System(
         *[(LABELS[g][:3], _geo(g)) for g in GRUNDEGENSKAPER],
         ("Slås ut på", "slas_ut_pa"),
         ("Init", "initiativ"),
+        ("Utrustning / vapen", _gear_short),
     ],
 )
