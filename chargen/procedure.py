@@ -213,8 +213,10 @@ class Context:
         return rows
 
     def log(self, **event: Any) -> None:
-        """Add one event to the character's historik."""
-        self.historik.append({"step": self.step, **event})
+        """Add one event to the character's historik (player characters only: NPCs
+        come from a template and stay lean for large batches)."""
+        if self.kind == "pc":
+            self.historik.append({"step": self.step, **event})
 
     # -- choices -----------------------------------------------------------
     def choose(
@@ -245,7 +247,7 @@ class Context:
         else:
             if not pool:
                 raise ChargenError(f"no {option} is open here ({table} has none that fit)")
-            entry = tab.pick(self.rng, pool)
+            entry = tab.pick(self.rng, None if allowed is None else pool)
             how = "random"
         self.log(choice=option, id=entry["id"], name=entry.get("name", entry["id"]), by=how)
         return entry

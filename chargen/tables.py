@@ -21,6 +21,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +106,7 @@ class Table:
             for entry in self.entries:
                 for value in entry_values(entry, self.die):
                     self._by_value[value] = entry
-        weights = [float(e.get("weight", 1)) for e in self.entries]
-        self._cumulative = [sum(weights[: i + 1]) for i in range(len(weights))]
+        self._cumulative = list(accumulate(float(e.get("weight", 1)) for e in self.entries))
         self._total = self._cumulative[-1] if self._cumulative else 0.0
 
     def __repr__(self) -> str:
@@ -144,16 +144,15 @@ class Table:
             return self.roll(rng)[1]
         if not self.entries:
             raise TableError([Problem(str(self.path), 0, "table has no entries")])
-        index = bisect.bisect(self._cumulative, rng.random() * self._total)
-        return self.entries[min(index, len(self.entries) - 1)]
+        return self.entries[bisect.bisect(self._cumulative, rng.random() * self._total)]
 
     def draw(self, rng, count: int, exclude: tuple = (), among: list[dict] | None = None) -> list:
         """`count` different entries by weight, none of them in `exclude` (ids or dicts)."""
-        pool = [
-            e
-            for e in (self.entries if among is None else among)
-            if e.get("id", id(e)) not in exclude and e not in exclude
-        ]
+        if count == 1 and among is None and not exclude and self.die is None:
+            return [self.pick(rng)]  # the common case, at the speed of one bisect
+        pool = list(self.entries if among is None else among)
+        if exclude:
+            pool = [e for e in pool if e.get("id") not in exclude and e not in exclude]
         if count > len(pool):
             raise ChargenError(
                 f"table {self.name} ({self.path}) has {len(pool)} entries to draw from, "
@@ -178,17 +177,8 @@ class Table:
 
 
 def _weighted_pick(rng, entries: list[dict]) -> dict:
-    total = sum(float(e.get("weight", 1)) for e in entries)
-    point = rng.random() * total
-    for entry in entries:
-        point -= float(e_weight(entry))
-        if point < 0:
-            return entry
-    return entries[-1]
-
-
-def e_weight(entry: dict) -> float:
-    return float(entry.get("weight", 1))
+    cumulative = list(accumulate(float(e.get("weight", 1)) for e in entries))
+    return entries[bisect.bisect(cumulative, rng.random() * cumulative[-1])]
 
 
 def entry_values(entry: dict, die: Dice) -> list[int]:

@@ -64,12 +64,6 @@ LABELS = {
 }
 
 
-def _between(rng, text: str) -> int:
-    """A whole number evenly from a range such as "2-4" (or exactly "3")."""
-    low, high = parse_range(text)
-    return low + int(rng.random() * (high - low + 1))
-
-
 def _name(char: dict, ctx: Context) -> None:
     char["name"], char["kon"] = ctx.person_name()
 
@@ -189,8 +183,9 @@ def npc(char: dict, ctx: Context) -> None:
             ranges,
             backgrounds,
             parse_range(template["bakgrund_tarningar"]),
+            parse_range(template["karma"]),
         )
-    ranges, backgrounds, dice_range = plan
+    ranges, backgrounds, dice_range, karma_range = plan
     rand = ctx.rng.random
     char["template"] = template["id"]
     char["name"], char["kon"] = ctx.person_name()
@@ -203,7 +198,10 @@ def npc(char: dict, ctx: Context) -> None:
     drawn = ctx.table("sardrag").draw(ctx.rng, count) if count else []
     char["sardrag"] = [{"id": e["id"], "namn": e["name"], "typ": e["typ"]} for e in drawn]
     forced = ctx.option("karma")
-    char["karma"] = forced if forced is not None else _between(ctx.rng, template["karma"])
+    if forced is None:
+        lo, hi = karma_range
+        forced = lo + int(rand() * (hi - lo + 1))
+    char["karma"] = forced
     char["karma_typ"] = template["karma_typ"]
     vice = ctx.table("laster").pick(ctx.rng)["result"]
     virtue = ctx.table("dygder").pick(ctx.rng)["result"]

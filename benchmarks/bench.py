@@ -1,0 +1,129 @@
+"""Throughput and start-up of chargen, as ratios measured in one run.
+
+    python benchmarks/bench.py            # the standard set (about a minute)
+    python benchmarks/bench.py --million  # also: savage npc -n 1,000,000, peak memory
+
+Each figure is the median of several runs of the installed `chargen` (the
+console script next to this Python), so import and start-up costs count, as
+they do for a user. The reference generator is ../shared/bench/reference_gen.py
+when it is there (set CHARGEN_REFERENCE to point elsewhere).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REFERENCE = Path(
+    os.environ.get(
+        "CHARGEN_REFERENCE", HERE.parent.parent / "shared" / "bench" / "reference_gen.py"
+    )
+)
+
+
+def chargen() -> list[str]:
+    script = Path(sys.executable).with_name("chargen")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("chargen")
+    return [found] if found else [sys.executable, "-m", "chargen"]
+
+
+def timed(cmd: list[str], repeat: int) -> float:
+    """Median wall time of `cmd` with stdout discarded."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def systems() -> set[str]:
+    out = subprocess.run(
+        [*chargen(), "systems", "-f", "jsonl"], capture_output=True, text=True, check=True
+    )
+    import json
+
+    return {json.loads(line)["id"] for line in out.stdout.splitlines()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--million", action="store_true", help="also a million savage NPCs, with peak memory"
+    )
+    parser.add_argument("-n", type=int, default=100_000, help="batch size (default 100,000)")
+    args = parser.parse_args()
+    cg = chargen()
+    have = systems()
+    # Warm the name cache and the bytecode once so runs compare like with like.
+    for sid in have:
+        subprocess.run(
+            [*cg, sid, "npc", "--seed", "1", "-f", "json"], stdout=subprocess.DEVNULL, check=True
+        )
+
+    baseline = timed([sys.executable, "-c", "pass"], 15)
+    print(f"python -c pass                         {baseline * 1000:7.1f} ms")
+    helptime = timed([*cg, "--help"], 15)
+    print(
+        f"chargen --help                         {helptime * 1000:7.1f} ms  ratio {helptime / baseline:4.1f}x  (goal <= 5x)"
+    )
+    if "matinee" in have:
+        pc = timed([*cg, "matinee", "pc", "--seed", "1", "-f", "json"], 15)
+        print(
+            f"chargen matinee pc --seed 1 -f json    {pc * 1000:7.1f} ms  ratio {pc / baseline:4.1f}x  (goal <= 8x)"
+        )
+    if "karma" in have:
+        pc = timed([*cg, "karma", "pc", "--seed", "1"], 15)
+        print(
+            f"chargen karma pc --seed 1 (sheet)      {pc * 1000:7.1f} ms  ratio {pc / baseline:4.1f}x"
+        )
+
+    n = args.n
+    for sid in ("karma", "savage", "matinee", "spelsystemet", "lef"):
+        if sid in have:
+            t = timed([*cg, sid, "npc", "-n", str(n), "-f", "jsonl", "--seed", "1"], 3)
+            goal = "  (goal >= 40,000/s)" if sid == "karma" else ""
+            print(
+                f"{sid} npc -n {n:,} -f jsonl{'':<{12 - len(sid)}}{t:7.2f} s   {n / t:9,.0f} NPCs/s{goal}"
+            )
+            if sid == "savage" and REFERENCE.exists():
+                ref = timed(
+                    [
+                        sys.executable,
+                        str(REFERENCE),
+                        str(n),
+                        "faker-bisect",
+                        "json",
+                        "hu_HU",
+                        "per-char",
+                    ],
+                    3,
+                )
+                print(
+                    f"  reference_gen.py {n:,} hu_HU per-char   {ref:7.2f} s   {n / ref:9,.0f} chars/s;"
+                    f" savage takes {t / ref:.2f}x its time (goal <= 2x)"
+                )
+
+    if args.million and "savage" in have:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        t = timed([*cg, "savage", "npc", "-n", "1000000", "-f", "jsonl", "--seed", "1"], 1)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        print(
+            f"savage npc -n 1,000,000 -f jsonl        {t:7.2f} s   peak RSS {max(peak, before) / 1024:.0f} MiB"
+        )
+
+
+if __name__ == "__main__":
+    main()
