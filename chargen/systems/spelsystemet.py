@@ -768,6 +768,8 @@ def sheet(char: dict) -> list[Section]:
     ):
         if key in char:
             head.append([label, char[key]])
+    if "grundskada" in char and "lp" not in char:  # the vapen step alone
+        head.append(["Grundskada", char["grundskada"]])
     sections = [Section("Rollperson" if char.get("kind") == "pc" else "Spelledarperson", rows=head)]
     if "grundegenskaper" in char:
         g, mx = char["grundegenskaper"], char.get("artmaximum", {})
