@@ -250,17 +250,37 @@ def test_karriarer_twenty_or_more_each_with_its_own_event_table():
         assert len(events) >= 6
 
 
+def _words() -> list[dict]:
+    return [
+        dict(w, kategori=k)
+        for k in TABLES["beskrivningsord_kategorier"].ids
+        for w in TABLES[f"beskrivningsord_{k}"].entries
+    ]
+
+
 def test_beskrivningsord_120_or_more_over_the_documents_categories():
-    words = TABLES["beskrivningsord"].entries
+    # "utseenden ... ageranden ... lukter ... ljud ... personlighetsdrag ... kontaktnät ...
+    # one-liners ... samtalsämnen ... drivkrafter ... motton ... värderingar"
+    categories = TABLES["beskrivningsord_kategorier"]
+    assert len(categories.ids) == 11
+    words = _words()
     assert len(words) >= 120
-    categories = {w["kategori"] for w in words}
-    assert categories == set(TABLES["beskrivningsord_kategorier"].ids)
-    assert len(categories) == 11
-    assert len({w["name"] for w in words}) == len(words)
+    assert len({w["name"] for w in words}) == len({w["id"] for w in words}) == len(words)
+    for category in categories.entries:  # weights keep every word about equally likely
+        assert category["weight"] == len(TABLES[f"beskrivningsord_{category['id']}"].entries)
+
+
+def _items() -> list[dict]:
+    return [
+        dict(e, fardighet=n[len("utrustning_") :])
+        for n in TABLES.names()
+        if n.startswith("utrustning_")
+        for e in TABLES[n].entries
+    ]
 
 
 def test_utrustning_names_for_every_fardighet_armour_and_corporation():
-    items = TABLES["utrustning"].entries
+    items = _items()
     assert {i["fardighet"] for i in items} == set(FARDIGHETER) | {RULES["rustning_fardighet"]}
     for corp in TABLES["megakorporationer"].ids:
         assert any(corp in i.get("korporationer", ()) for i in items), corp
@@ -406,18 +426,20 @@ def test_arketyp_open_to_the_corporation(pcs):
         assert char["megakorporation"] in arch.get("korporationer", [char["megakorporation"]])
 
 
-def test_two_different_beskrivningsord(pcs):
+def test_two_different_beskrivningsord_from_two_categories(pcs):
     for char in pcs:
         words = char["beskrivningsord"]
         assert len(words) == 2 and words[0]["id"] != words[1]["id"]
+        assert words[0]["kategori"] != words[1]["kategori"]
         for word in words:
-            assert entry("beskrivningsord", word["id"])["name"] == word["ord"]
+            assert entry(f"beskrivningsord_{word['kategori']}", word["id"])["name"] == word["ord"]
+    assert len({w["kategori"] for c in pcs for w in c["beskrivningsord"]}) == 11
 
 
 def test_utrustning_half_of_tillgangar_rounded_up_at_most_5_per_fardighet(pcs, spenders):
     for char in pcs:
         assert sum(i["bonus"] for i in char["utrustning"]) == (char["tillgangar"] + 1) // 2
-    items = {e["name"]: e for e in TABLES["utrustning"].entries}
+    items = {e["name"]: e for e in _items()}
     for char in pcs + spenders:
         per = Counter()
         for item in char["utrustning"]:
@@ -792,7 +814,7 @@ def test_every_step_alone_and_its_list():
 
 
 def test_interactive_asks_for_the_corporation():
-    answers = "mishima\nsamuraj\n\n\n\n"
+    answers = "mishima\nsamuraj\n\n\n\n\n\n\n"
     result = run("matinee", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answers)
     assert result.exit_code == 0, result.stderr
     assert "Whitestar [whitestar]" in result.stderr
@@ -825,12 +847,17 @@ def test_a_pack_with_an_arketyp_missing_dice_is_rejected(tmp_path):
 def test_a_pack_may_replace_a_table(tmp_path):
     folder = tmp_path / "matinee"
     folder.mkdir()
-    (folder / "beskrivningsord.toml").write_text(
+    (folder / "beskrivningsord_kategorier.toml").write_text(
         "# Authored test pack.\n"
-        '[[entries]]\nid = "gul"\nname = "Gul"\nkategori = "utseende"\n'
-        '[[entries]]\nid = "bla"\nname = "Blå"\nkategori = "utseende"\n',
+        '[[entries]]\nid = "ljud"\nname = "Ljud"\n'
+        '[[entries]]\nid = "lukter"\nname = "Lukter"\n',
         encoding="utf-8",
     )
-    result = run("matinee", "pc", "--tables", str(tmp_path), "-f", "jsonl", "--seed", "3")
+    (folder / "beskrivningsord_ljud.toml").write_text(
+        '# Authored test pack.\n[[entries]]\nid = "gnisslar"\nname = "Gnisslar"\n', encoding="utf-8"
+    )
+    result = run("matinee", "pc", "--tables", str(tmp_path), "-f", "json", "-n", "5", "--seed", "3")
     assert result.exit_code == 0, result.stderr
-    assert sorted(b["id"] for b in json.loads(result.stdout)["beskrivningsord"]) == ["bla", "gul"]
+    for char in json.loads(result.stdout):
+        words = {w["kategori"]: w["ord"] for w in char["beskrivningsord"]}
+        assert words["ljud"] == "Gnisslar" and set(words) == {"ljud", "lukter"}

@@ -105,12 +105,9 @@ SPECS = {
     "karriarhandelser_*": Spec("roll", fields={"kontakt": "str"}),
     "uppvaxthandelser": Spec("roll", fields={"kontakt": "str"}),
     "uppvaxthandelser_*": Spec("roll", fields={"kontakt": "str"}),
-    "beskrivningsord": Spec("definitions", fields={"kategori": "id:beskrivningsord_kategorier!"}),
     "beskrivningsord_kategorier": Spec("definitions"),
-    "utrustning": Spec(
-        "definitions",
-        fields={"fardighet": "str!", "korporationer": "list[id:megakorporationer]"},
-    ),
+    "beskrivningsord_*": Spec("definitions"),
+    "utrustning_*": Spec("definitions", fields={"korporationer": "list[id:megakorporationer]"}),
     "hojningar": Spec("definitions"),
     "mallar": Spec(
         "definitions",
@@ -396,25 +393,45 @@ def karriarer(char: dict, ctx: Context) -> None:
 
 
 def beskrivningsord(char: dict, ctx: Context) -> None:
-    """Step 6: two different beskrivningsord."""
+    """Step 6: two beskrivningsord, from two different categories (one file each)."""
     count = _rules(ctx)["beskrivningsord_antal"]
-    chosen = ctx.choose_many("beskrivningsord", "beskrivningsord", count)
-    char["beskrivningsord"] = [
-        {"id": e["id"], "ord": e["name"], "kategori": e["kategori"]} for e in chosen
-    ]
+    categories = ctx.choose_many("kategori", "beskrivningsord_kategorier", count)
+    words = []
+    for category in categories:
+        table = f"beskrivningsord_{category['id']}"
+        word = ctx.choose(
+            table, table
+        )  # one option per category: a prompt's answer holds for the batch
+        words.append({"id": word["id"], "ord": word["name"], "kategori": category["id"]})
+    char["beskrivningsord"] = words
 
 
-def _items_for(ctx: Context, corp: str) -> dict[str, list[dict]]:
-    """Utrustning by färdighet, for one corporation (memoised per batch)."""
-    key = ("utrustning", corp)
+def _items(ctx: Context, corp: str, skill: str) -> list[dict]:
+    """The items of utrustning_<skill>.toml open to `corp` (memoised per batch);
+    only the files a character needs are read."""
+    key = ("utrustning", corp, skill)
     found = ctx.cache.get(key)
     if found is None:
-        found = {}
-        for entry in ctx.table("utrustning").entries:
-            if _open_to(entry, corp):
-                found.setdefault(entry["fardighet"], []).append(entry)
+        name = f"utrustning_{skill}"
+        found = (
+            [e for e in ctx.table(name).entries if _open_to(e, corp)] if name in ctx.tables else []
+        )
         ctx.cache[key] = found
     return found
+
+
+def _has_items(ctx: Context, skill: str) -> bool:
+    return f"utrustning_{skill}" in ctx.tables
+
+
+def _weighted(rng, weights: dict[str, int]) -> str:
+    pool = list(weights.items())
+    point = rng.random() * sum(w for _, w in pool)
+    for key, weight in pool:
+        point -= weight
+        if point < 0:
+            return key
+    return pool[-1][0]
 
 
 def utrustning(char: dict, ctx: Context) -> None:
@@ -427,11 +444,11 @@ def utrustning(char: dict, ctx: Context) -> None:
     budget = (char["tillgangar"] + 1) // 2
     cap, per_item = rules["utrustning_max_per_fardighet"], rules["utrustning_max_per_foremal"]
     armour = rules["rustning_fardighet"]
-    items = _items_for(ctx, char["megakorporation"])
-    weights = {f: v for f, v in char["fardigheter"].items() if v > 0 and f in items}
+    corp = char["megakorporation"]
+    weights = {f: v for f, v in char["fardigheter"].items() if v > 0 and _has_items(ctx, f)}
     if not weights:
-        weights = {f: 1 for f in FARDIGHETER if f in items}
-    if armour in items:
+        weights = {f: 1 for f in FARDIGHETER if _has_items(ctx, f)}
+    if _has_items(ctx, armour):
         weights[armour] = rules["rustning_vikt"]
     used: dict[str, int] = {}
     taken: set[str] = set()
@@ -439,19 +456,17 @@ def utrustning(char: dict, ctx: Context) -> None:
     left = budget
     rand = ctx.rng.random
     while left > 0:
-        pool = [(f, w) for f, w in weights.items() if used.get(f, 0) < cap]
-        if not pool:
+        open_ = {f: w for f, w in weights.items() if used.get(f, 0) < cap}
+        if not open_:
             break
-        point = rand() * sum(w for _, w in pool)
-        target = pool[-1][0]
-        for f, w in pool:
-            point -= w
-            if point < 0:
-                target = f
-                break
+        target = _weighted(ctx.rng, open_)
+        items = _items(ctx, corp, target)
+        if not items:  # a pack without items for this corporation here
+            del weights[target]
+            continue
         most = min(per_item, left, cap - used.get(target, 0))
         bonus = 1 + int(rand() * most)
-        fresh = [e for e in items[target] if e["id"] not in taken] or items[target]
+        fresh = [e for e in items if e["id"] not in taken] or items
         item = fresh[int(rand() * len(fresh))]
         taken.add(item["id"])
         used[target] = used.get(target, 0) + bonus
@@ -616,7 +631,7 @@ PC_STEPS = [
         "beskrivningsord",
         beskrivningsord,
         fields=("beskrivningsord",),
-        lists=("beskrivningsord",),
+        lists=("beskrivningsord_*",),
         label="Beskrivningsord",
         help="Step 6: two different beskrivningsord.",
     ),
@@ -624,7 +639,7 @@ PC_STEPS = [
         "utrustning",
         utrustning,
         fields=("utrustning", "tillgangar"),
-        lists=("utrustning",),
+        lists=("utrustning_*",),
         label="Utrustning",
         help="Step 7: half of Tillgångar (rounded up) in item bonuses.",
     ),
@@ -665,21 +680,25 @@ def generate_npc(char: dict, ctx: Context) -> None:
 
 def _npc_gear(ctx: Context, corp: str, count: int) -> list[dict]:
     """`count` different items (+1 each) for a human NPC: a weapon first (an item
-    for a fysikfärdighet), then anything. Armour is left out, since an NPC's
-    Slås ut på is its tier."""
+    for a fysikfärdighet), then items for färdigheter drawn at random. Armour is
+    left out, since an NPC's Slås ut på is its tier."""
     armour = _rules(ctx)["rustning_fardighet"]
-    by_skill = _items_for(ctx, corp)
-    weapons = [e for f in GRUPPER["fysik"] for e in by_skill.get(f, ())]
-    others = [e for f, group in by_skill.items() if f != armour for e in group]
+    skills = [f for f in FARDIGHETER if f != armour and _has_items(ctx, f)]
+    weapons = [f for f in GRUPPER["fysik"] if f in skills]
     gear: list[dict] = []
     taken: set[str] = set()
-    for n in range(count):
-        pool = [e for e in (weapons if n == 0 and weapons else others) if e["id"] not in taken]
-        if not pool:
+    rand = ctx.rng.random
+    for _ in range(count * 4):  # a few tries past files with nothing for this corporation
+        if len(gear) == count or not skills:
             break
-        item = pool[int(ctx.rng.random() * len(pool))]
+        pool = weapons if not gear and weapons else skills
+        skill = pool[int(rand() * len(pool))]
+        items = [e for e in _items(ctx, corp, skill) if e["id"] not in taken]
+        if not items:
+            continue
+        item = items[int(rand() * len(items))]
         taken.add(item["id"])
-        gear.append({"namn": item["name"], "fardighet": item["fardighet"], "bonus": 1})
+        gear.append({"namn": item["name"], "fardighet": skill, "bonus": 1})
     return gear
 
 
