@@ -138,6 +138,7 @@ SPECS = {
         },
     ),
     "szivos_fokozatok": Spec("definitions", fields={"sebek_max": "int!"}),
+    "jelzok": Spec("definitions"),
 }
 
 LABELS = {
@@ -476,11 +477,16 @@ def elonyok(char: dict, ctx: Context) -> None:
         pool = [e for e in table.entries if not _edge_problem(e, char, ids, r)]
         if not pool:
             raise ChargenError("elonyok: no Előny left whose requirements this character meets")
-        weights = [e.get("weight", 1) * (mult if e["id"] in favour else 1) for e in pool]
-        entry = _weighted(ctx.rng, pool, weights)
+        if ctx.prompter is not None:
+            entry = ctx.prompter.choose("elony", table, pool, ctx.rng)
+            how = "prompt"
+        else:
+            weights = [e.get("weight", 1) * (mult if e["id"] in favour else 1) for e in pool]
+            entry = _weighted(ctx.rng, pool, weights)
+            how = "random"
         taken.append(entry)
         ids.add(entry["id"])
-        ctx.log(choice="elony", id=entry["id"], name=entry["name"], by="random")
+        ctx.log(choice="elony", id=entry["id"], name=entry["name"], by=how)
     char["elonyok"] = [{"id": e["id"], "nev": e["name"]} for e in taken]
 
 
@@ -891,7 +897,16 @@ def npc(char: dict, ctx: Context) -> None:
         char["name"], gender = unique_name(ctx)
         char["nem"] = GENDER[gender]
     else:
-        char["name"] = f"{plan.name} {ctx.index + 1}"
+        char["name"] = beast_name(plan, ctx)
+
+
+def beast_name(plan: _Plan, ctx: Context) -> str:
+    """An epithet and the template's name ("Sebhelyes farkas"); a repeat gets a number."""
+    base = f"{ctx.table('jelzok').pick(ctx.rng)['name']} {plan.name.lower()}"
+    counts = ctx.shared.setdefault("jelzok", {})
+    seen = counts.get(base, 0)
+    counts[base] = seen + 1
+    return f"{base} {seen + 1}" if seen else base
 
 
 # -- sheets -------------------------------------------------------------------------
