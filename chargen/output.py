@@ -71,14 +71,15 @@ def section_text(sections: list, markdown: bool, title: str = "") -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def roster(system, items: Iterable[dict], markdown: bool) -> Iterator[str]:
-    """One row per character, tabulated in chunks of ROSTER_CHUNK rows."""
+def roster(columns: list, items: Iterable[dict], markdown: bool) -> Iterator[str]:
+    """One row per character, tabulated in chunks of ROSTER_CHUNK rows.
+
+    `columns` are (label, key or function of the character) pairs.
+    """
     from tabulate import tabulate
 
-    headers = [label for label, _ in system.roster]
-    getters = [
-        (lambda c, k=key: c.get(k)) if isinstance(key, str) else key for _, key in system.roster
-    ]
+    headers = [label for label, _ in columns]
+    getters = [(lambda c, k=key: c.get(k)) if isinstance(key, str) else key for _, key in columns]
     rows: list[list] = []
     first = True
 
@@ -104,24 +105,56 @@ def _cell(value: Any) -> Any:
     return "" if value is None else value
 
 
-def render(system, items: Iterable[dict], fmt: str, count: int) -> Iterator[str]:
-    """The chunks of text for `items` in format `fmt`."""
+ENVELOPE = ("system", "kind", "template", "seed", "name", "step", "historik")
+
+
+def step_sheet(system, char: dict) -> list:
+    """A sheet for one step's part of a character: each field under its label."""
+    from chargen.procedure import Section
+
+    head = [["Steg", char["step"]], ["Seed", char["seed"]]]
+    sections = []
+    for key, value in char.items():
+        if key in ENVELOPE:
+            continue
+        label = system.label(key)
+        if isinstance(value, dict):
+            rows = [[system.label(k), _cell(v)] for k, v in value.items()]
+            sections.append(Section(label, rows=rows))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            keys = list(dict.fromkeys(k for v in value for k in v))
+            rows = [[_cell(v.get(k)) for k in keys] for v in value]
+            sections.append(Section(label, rows=rows, headers=[system.label(k) for k in keys]))
+        else:
+            head.append([label, _cell(value)])
+    return [Section(system.name, rows=head), *sections]
+
+
+def render(system, items: Iterable[dict], fmt: str, count: int, step=None) -> Iterator[str]:
+    """The chunks of text for `items` in format `fmt` (`step`: one step's part only)."""
     if fmt == "json":
         return json_array(items)
     if fmt == "jsonl":
         return jsonl(items)
     markdown = fmt == "markdown"
+    if step is not None:
+        if count == 1:
+            return (
+                section_text(step_sheet(system, c), markdown, c.get("name") or "") for c in items
+            )
+        columns = [("Namn", "name"), *((system.label(f), f) for f in step.fields if f != "name")]
+        return roster(columns, items, markdown)
     if count == 1:
         return (section_text(system.sheet(c), markdown, c.get("name") or "") for c in items)
     if system.batch_sheet is not None and count <= BATCH_SHEET_LIMIT:
         return _batch_or_roster(system, list(items), markdown)
-    return roster(system, items, markdown)
+    return roster(system.roster, items, markdown)
 
 
 def _batch_or_roster(system, items: list[dict], markdown: bool) -> Iterator[str]:
     sections = system.batch_sheet(items)
     if sections is None:
-        yield from roster(system, items, markdown)
+        yield from roster(system.roster, items, markdown)
     else:
         yield section_text(sections, markdown)
 

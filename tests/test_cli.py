@@ -298,3 +298,21 @@ def test_shell_completion_completes_systems_and_choice_values():
     }
     assert "stadsvakt" in run(env=env).stdout
     assert cli.name == "cli" or cli is not None
+
+
+def every_step() -> list[tuple[str, str]]:
+    return [(sid, s.id) for sid in available() for s in load(sid).pc if s.command]
+
+
+@pytest.mark.parametrize("system_id, step", every_step())
+@pytest.mark.parametrize(
+    "fmt, count", [("table", "1"), ("table", "3"), ("markdown", "1"), ("jsonl", "2")]
+)
+def test_every_step_alone_in_every_format(system_id, step, fmt, count):
+    result = run(system_id, step, "--seed", "3", "-n", count, "-f", fmt)
+    assert result.exit_code == 0, result.stderr
+    if fmt == "jsonl":
+        parts = [json.loads(line) for line in result.stdout.splitlines()]
+        assert len(parts) == int(count) and all(p["step"] == step for p in parts)
+    else:
+        assert result.stdout.strip()

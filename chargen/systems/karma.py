@@ -61,6 +61,10 @@ LABELS = {
     "last": "Last",
     "dygd": "Dygd",
     "mening": "Mening",
+    "id": "Id",
+    "namn": "Namn",
+    "typ": "Typ",
+    "tarningar": "Tärningar",
 }
 
 
