@@ -861,3 +861,24 @@ def test_a_pack_may_replace_a_table(tmp_path):
     for char in json.loads(result.stdout):
         words = {w["kategori"]: w["ord"] for w in char["beskrivningsord"]}
         assert words["ljud"] == "Gnisslar" and set(words) == {"ljud", "lukter"}
+
+
+def test_a_pack_with_an_unknown_konsten_mode_names_the_file_and_line(tmp_path):
+    folder = tmp_path / "matinee"
+    folder.mkdir()
+    text = (Path(TABLES.dirs[0]) / "arketyper.toml").read_text(encoding="utf-8")
+    (folder / "arketyper.toml").write_text(
+        text.replace('konsten = "en"', 'konsten = "alla"'), encoding="utf-8"
+    )
+    line = text.splitlines().index('konsten = "en"') + 1
+    result = run(
+        "matinee",
+        "pc",
+        "--tables",
+        str(tmp_path),
+        "--megakorporation",
+        "brodraskapet",
+        "--arketyp",
+        "inkvisitor",
+    )
+    assert_usage_error(result, f"arketyper.toml:{line}", "alla")

@@ -10,9 +10,9 @@ quoted or authored, and every number the code uses comes from regler.toml.
 
 from __future__ import annotations
 
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, Problem, TableError
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec
+from chargen.tables import Spec, key_line
 
 GRUNDEGENSKAPER = ("fysik", "smidighet", "intelligens", "psyke", "personlighet", "vaksamhet")
 # The document's färdigheter under their grundegenskap ("spelarresurser: färdigheter").
@@ -567,8 +567,13 @@ def harledda(char: dict, ctx: Context) -> None:
         count = 1
     elif mode == "psyke":
         count = min(ge["psyke"], rules["konsten_max"])
-    else:
+    elif mode is None:
         count = 0
+    else:
+        table = ctx.table("arketyper")
+        line = key_line(table.text, "konsten", table.ids.index(arch["id"]))
+        text = f'konsten = {mode!r}: it must be "en" or "psyke"'
+        raise TableError([Problem(str(table.path), line, text)])
     chosen = []
     if count > 0:  # konsten.toml is read only for those who use the Art
         count = min(count, len(ctx.table("konsten").entries))
