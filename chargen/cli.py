@@ -619,9 +619,20 @@ def table_listing(tables, fmt: str):
                 text += " (" + ", ".join(f"{k} {v}" for k, v in entry["effects"].items()) + ")"
             if entry.get("ref"):
                 text += f" -> {entry['ref']}"
+            details = [f"{k}: {_compact(entry[k])}" for k in table.spec.fields if k in entry]
+            if details:
+                text += "\n  " + "; ".join(details)
             rows.append([where, f"{chance * 100:.1f}%", text])
         head = ["roll" if table.die else "weight", "chance", "result"]
         yield tabulate(rows, headers=head, tablefmt="github" if markdown else "simple") + "\n\n"
+
+
+def _compact(value) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_compact(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_compact(v) for v in value)
+    return str(value)
 
 
 def _chances(table) -> list[float]:
