@@ -668,3 +668,44 @@ def test_interactive_asks_for_the_concept_and_takes_the_answer():
     assert "Tudós [tudos]" in result.stderr
     char = json.loads(result.stdout)
     assert char["template"] == "tudos"
+
+
+def _pack(tmp_path, name: str, text: str):
+    folder = tmp_path / "savage"
+    folder.mkdir(exist_ok=True)
+    source = (TABLES.files[name]).read_text(encoding="utf-8")
+    (folder / f"{name}.toml").write_text(source.replace(*text), encoding="utf-8")
+    return tmp_path
+
+
+def test_pack_with_a_bad_die_names_file_and_line(tmp_path):
+    pack = _pack(
+        tmp_path, "mellekszereplok", ('ugyesseg = "d6", esz = "d4"', 'ugyesseg = "d7", esz = "d4"')
+    )
+    result = run("savage", "npc", "--tables", str(pack), "--template", "polgar")
+    assert_usage_error(result, "mellekszereplok.toml:", "'d7'")
+    pack = _pack(
+        tmp_path,
+        "elonyok",
+        ('kell_tulajdonsag = { ugyesseg = "d6" }', 'kell_tulajdonsag = { ugyeseg = "d6" }'),
+    )
+    assert_usage_error(run("savage", "pc", "--tables", str(pack)), "elonyok.toml:", "ugyeseg")
+
+
+def test_pack_adds_a_template(tmp_path):
+    folder = tmp_path / "savage"
+    folder.mkdir()
+    source = TABLES.files["mellekszereplok"].read_text(encoding="utf-8")
+    extra = (
+        '\n[[entries]]\nid = "huszar"\nname = "Huszár"\n'
+        'alaptulajdonsagok = { ugyesseg = "d8", esz = "d6", lelek = "d6", ero = "d6", allokepesseg = "d6" }\n'
+        'kepzettsegek = { kozelharc = "d8", lovaglas = "d10" }\nfelszereles = ["szablya"]\nszoras = 0\n'
+    )
+    (folder / "mellekszereplok.toml").write_text(source + extra, encoding="utf-8")
+    result = run(
+        "savage", "npc", "--tables", str(tmp_path), "--template", "huszar", "-f", "json", "-n", "3"
+    )
+    assert result.exit_code == 0, result.stderr
+    for char in json.loads(result.stdout):
+        assert char["kepzettsegek"] == {"kozelharc": "d8", "lovaglas": "d10"}
+        assert char["haritas"] == 2 + 4

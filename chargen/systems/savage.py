@@ -211,6 +211,34 @@ class _Rules:
         if missing:
             path = ctx.table("alaptulajdonsagok").path
             raise TableError([Problem(str(path), 0, f"missing alaptulajdonságok: {missing}")])
+        self._check_entries(ctx)
+
+    def _check_entries(self, ctx: Context) -> None:
+        """What types alone cannot say: dice on the ladder, keys that are traits."""
+        problems: list[Problem] = []
+
+        def check(table: Table, key: str, valid, what: str) -> None:
+            for i, entry in enumerate(table.entries):
+                value = entry.get(key)
+                if value is None:
+                    continue
+                items = value.items() if isinstance(value, dict) else [(None, value)]
+                for name, die in items:
+                    bad = name if name is not None and name not in valid else None
+                    if bad is not None or (what == "die" and die not in self.index):
+                        text = f"unknown {what} key '{bad}'" if bad else f"{die!r} is not a die"
+                        where = key_line(table.text, key, i)
+                        problems.append(Problem(str(table.path), where, f"'{key}': {text}"))
+
+        edges = ctx.table("elonyok")
+        check(edges, "kell_tulajdonsag", ATTRS, "die")
+        check(edges, "kell_kepzettseg", self.skills, "die")
+        check(ctx.table("felszereles"), "min_ero", (), "die")
+        concepts = ctx.table("koncepciok")
+        check(concepts, "tulajdonsag_sulyok", ATTRS, "weight")
+        check(concepts, "kepzettseg_sulyok", self.skills, "weight")
+        if problems:
+            raise TableError(problems)
 
     def die_index(self, table: Table, key: str, value: Any = None, entry: int | None = None) -> int:
         text = table.settings.get(key) if value is None else value
@@ -828,6 +856,8 @@ def _batch(ctx: Context) -> tuple[bool, bool, str | None]:
             "--tough cannot go with --wild-card: Szívós and Nagyon szívós are grades of a "
             "Mellékszereplő; a Főszereplő bears three Sebek"
         )
+    for template in ctx.table("mellekszereplok").entries:  # a pack's fault shows at once
+        _plan(ctx, template)
     found = ctx.cache["_batch"] = (wild, squad, tough)
     return found
 
@@ -1003,7 +1033,7 @@ def sheet(char: dict) -> list[Section]:
         era = _name_of("korszakok", char.get("korszak", ""))
         head += [["Koncepció", char.get("koncepcio", "")], ["Korszak", era]]
     else:
-        head.append(["Sablon", char["template"]])
+        head.append(["Sablon", _name_of("mellekszereplok", char["template"])])
     sections = [
         Section(who, rows=head),
         Section("Alaptulajdonságok", rows=_trait_rows(char)),
@@ -1041,7 +1071,7 @@ def batch_sheet(chars: list[dict]) -> list[Section] | None:
     first = chars[0]
     head = [
         ["Osztag", first["squad"]],
-        ["Sablon", first["template"]],
+        ["Sablon", _name_of("mellekszereplok", first["template"])],
         ["Létszám", len(chars)],
         ["Akciókártya", first["akciokartya"]],
     ]
