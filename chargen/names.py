@@ -119,13 +119,17 @@ class NamePicker:
         )
         last = "last_romanized_names" if latin and "last_romanized_names" in data else "last_names"
         both = data.get(prefix) or _merge(data.get(f"{prefix}_male"), data.get(f"{prefix}_female"))
+        family = (
+            data.get(last)
+            or _merge(data.get(f"{last}_male"), data.get(f"{last}_female"))
+            or data.get("unisex_last_names")
+        )
+        if not both or not family:
+            raise ChargenError(f"Faker locale '{locale}' has no person names to use")
         self.given = {
             "male": _Weighted(data.get(f"{prefix}_male") or both),
             "female": _Weighted(data.get(f"{prefix}_female") or both),
         }
-        family = data.get(last) or _merge(data.get(f"{last}_male"), data.get(f"{last}_female"))
-        if not both or not family:
-            raise ChargenError(f"Faker locale '{locale}' has no person names to use")
         self.family = {
             "male": _Weighted(data.get(f"{last}_male") or family),
             "female": _Weighted(data.get(f"{last}_female") or family),
@@ -173,7 +177,14 @@ def locales() -> list[str]:
     return sorted(p.name for p in folder.iterdir() if (p / "__init__.py").is_file())
 
 
-_NAME_KEYS = ("first_names", "last_names", "first_romanized_names", "last_romanized_names")
+_NAME_KEYS = (
+    "first_names",
+    "last_names",
+    "first_romanized_names",
+    "last_romanized_names",
+    "unisex_last_names",
+)
+_CACHE_VERSION = 2  # bump when what is cached changes
 
 
 @lru_cache(maxsize=32)
@@ -188,7 +199,7 @@ def _provider_data(locale: str) -> dict:
         raise ChargenError(f"unknown locale '{locale}'. Valid: {', '.join(locales())}")
     stat = path.stat()
     cache_dir = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "chargen"
-    cache = cache_dir / f"names-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
+    cache = cache_dir / f"names{_CACHE_VERSION}-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
     try:
         return json.loads(cache.read_text(encoding="utf-8"))
     except (OSError, ValueError):
