@@ -594,7 +594,7 @@ def table_listing(tables, fmt: str):
         return
     from tabulate import tabulate
 
-    from chargen.prompts import describe
+    from chargen.prompts import compact, describe
 
     markdown = fmt == "markdown"
     for table in tables:
@@ -614,25 +614,19 @@ def table_listing(tables, fmt: str):
         rows = []
         for entry, chance in zip(table.entries, _chances(table), strict=True):
             where = str(entry.get("roll", "")) if table.die else entry.get("weight", 1)
-            text = entry.get("result") or describe(entry)
+            text = entry.get("result") or ""
             if entry.get("result") and entry.get("effects"):
                 text += " (" + ", ".join(f"{k} {v}" for k, v in entry["effects"].items()) + ")"
             if entry.get("ref"):
                 text += f" -> {entry['ref']}"
-            details = [f"{k}: {_compact(entry[k])}" for k in table.spec.fields if k in entry]
-            if details:
-                text += "\n  " + "; ".join(details)
+            if entry.get("result"):
+                details = [f"{k}: {compact(entry[k])}" for k in table.spec.fields if k in entry]
+                text += ("\n  " + "; ".join(details)) if details else ""
+            else:
+                text = describe(entry, table.spec.fields)
             rows.append([where, f"{chance * 100:.1f}%", text])
         head = ["roll" if table.die else "weight", "chance", "result"]
         yield tabulate(rows, headers=head, tablefmt="github" if markdown else "simple") + "\n\n"
-
-
-def _compact(value) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_compact(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(_compact(v) for v in value)
-    return str(value)
 
 
 def _chances(table) -> list[float]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from chargen import names
 from chargen.dice import Roll, parse
-from chargen.errors import ChargenError, ChoiceError
+from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed
 from chargen.tables import Spec, Table, Tables, builtin_root, pack_dir
 
@@ -97,6 +97,9 @@ class System:
     description: str = ""
     # Optional: a sheet for a whole batch (a squad's one stat block), or None to use the roster.
     batch_sheet: Callable[[list[dict]], list[Section] | None] | None = None
+    # Optional: checks across fields and files that the specs cannot express, run by
+    # `chargen tables check` and before a user's pack is used; returns the problems found.
+    check: Callable[[Tables], list[Problem]] | None = None
 
     def label(self, key: str) -> str:
         return self.labels.get(key, key.replace("_", " ").capitalize())
@@ -122,7 +125,7 @@ class System:
             folder = pack_dir(root, self.id)
             if folder is not None:
                 dirs.append(folder)
-        return Tables(self.id, self.specs, self.effect_keys, dirs)
+        return Tables(self.id, self.specs, self.effect_keys, dirs, self.check)
 
 
 def normalize(value: str) -> str:

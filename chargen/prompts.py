@@ -9,8 +9,9 @@ from chargen.procedure import normalize
 from chargen.tables import Table
 
 
-def describe(entry: dict) -> str:
-    """One line for an option: its name, id, description and effects."""
+def describe(entry: dict, fields: dict | None = None) -> str:
+    """One line for an option: its name, id, description, effects and the
+    table's own `fields` (an arketyp's dice, a template's ranges)."""
     text = entry.get("name", entry.get("id", ""))
     if "id" in entry and entry["id"] != text:
         text += f" [{entry['id']}]"
@@ -18,7 +19,18 @@ def describe(entry: dict) -> str:
         text += f": {entry['description']}"
     if entry.get("effects"):
         text += " (" + ", ".join(f"{k} {_signed(v)}" for k, v in entry["effects"].items()) + ")"
+    details = [f"{k}: {compact(entry[k])}" for k in fields or () if k in entry]
+    if details:
+        text += "\n        " + "; ".join(details)
     return text
+
+
+def compact(value) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {compact(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(compact(v) for v in value)
+    return str(value)
 
 
 def _signed(value) -> str:
@@ -31,10 +43,10 @@ class Prompter:
     An empty answer leaves the choice to the dice (the character's own stream).
     """
 
-    def _show(self, option: str, pool: list[dict]) -> None:
+    def _show(self, option: str, table: Table, pool: list[dict]) -> None:
         click.echo(f"\n{option}:", err=True)
         for number, entry in enumerate(pool, 1):
-            click.echo(f"  {number:>2}) {describe(entry)}", err=True)
+            click.echo(f"  {number:>2}) {describe(entry, table.spec.fields)}", err=True)
 
     def _resolve(self, answer: str, pool: list[dict]) -> dict | None:
         answer = answer.strip()
@@ -43,7 +55,7 @@ class Prompter:
         return next((e for e in pool if e.get("id") == normalize(answer)), None)
 
     def choose(self, option: str, table: Table, pool: list[dict], rng) -> dict:
-        self._show(option, pool)
+        self._show(option, table, pool)
         for _ in range(5):
             answer = click.prompt(
                 f"Choose {option} (number or id, empty for random)",
@@ -62,7 +74,7 @@ class Prompter:
     def choose_many(
         self, option: str, table: Table, pool: list[dict], count: int, rng
     ) -> list[dict]:
-        self._show(option, pool)
+        self._show(option, table, pool)
         for _ in range(5):
             answer = click.prompt(
                 f"Choose {count} {option} (numbers or ids, comma-separated; empty for random)",

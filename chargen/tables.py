@@ -20,6 +20,7 @@ import fnmatch
 import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -244,8 +245,10 @@ class Tables:
         specs: dict[str, Spec],
         effect_keys: frozenset[str] | set[str],
         dirs: list[Path],
+        consistency: Callable[[Tables], list[Problem]] | None = None,
     ) -> None:
         self.system, self.specs, self.effect_keys = system, specs, frozenset(effect_keys)
+        self.consistency = consistency  # the system's own checks across fields and files
         self.dirs = dirs
         self.files: dict[str, Path] = {}
         for folder in dirs:
@@ -295,6 +298,8 @@ class Tables:
             problems += _check_references(table, self, tables)
         problems += _check_cycles(tables)
         problems += _check_required_tables(self)
+        if not problems and self.consistency is not None:
+            problems += self.consistency(self)
         return problems
 
 

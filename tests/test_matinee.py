@@ -882,3 +882,15 @@ def test_a_pack_with_an_unknown_konsten_mode_names_the_file_and_line(tmp_path):
         "inkvisitor",
     )
     assert_usage_error(result, f"arketyper.toml:{line}", "alla")
+
+
+def test_tables_check_rejects_an_unknown_konsten_mode(tmp_path):
+    folder = tmp_path / "matinee"
+    folder.mkdir()
+    text = (Path(TABLES.dirs[0]) / "arketyper.toml").read_text(encoding="utf-8")
+    (folder / "arketyper.toml").write_text(
+        text.replace('konsten = "psyke"', 'konsten = "alla"'), encoding="utf-8"
+    )
+    line = text.splitlines().index('konsten = "psyke"') + 1
+    result = run("tables", "check", str(tmp_path))
+    assert_usage_error(result, f"arketyper.toml:{line}", "alla", "en, psyke")

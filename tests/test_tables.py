@@ -162,6 +162,25 @@ def test_file_matching_no_schema_is_an_error(tmp_path):
     assert any("monsters.toml" in p and "matches no known" in p for p in found), found
 
 
+def test_a_systems_own_consistency_check_runs_on_a_clean_pack(tmp_path):
+    from chargen.errors import Problem
+
+    def too_strong(tables):
+        return [
+            Problem(
+                str(tables["things"].path),
+                tables["things"].entry_line(i),
+                f"{e['id']} is too strong",
+            )
+            for i, e in enumerate(tables["things"].entries)
+            if e["power"] > 1
+        ]
+
+    folder = pack(tmp_path, GOOD).dirs[0]
+    tables = Tables("demo", SPECS, {"fysik", "tillgangar"}, [folder], too_strong)
+    assert [str(p) for p in tables.check()] == [f"{folder / 'things.toml'}:1: sword is too strong"]
+
+
 def test_missing_required_table(tmp_path):
     files = dict(GOOD)
     del files["rules"]

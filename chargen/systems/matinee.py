@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec, key_line
+from chargen.tables import Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("fysik", "smidighet", "intelligens", "psyke", "personlighet", "vaksamhet")
 # The document's färdigheter under their grundegenskap ("spelarresurser: färdigheter").
@@ -590,6 +590,23 @@ def _level(levels: list[dict], value: int) -> int:
     return found
 
 
+KONSTEN_MODES = ("en", "psyke")  # an inkvisitor's one inriktning, a mystiker's as many as Psyke
+
+
+def check_pack(tables: Tables) -> list[Problem]:
+    """What the specs cannot say: an arketyp's konsten is "en" or "psyke"."""
+    table = tables["arketyper"]
+    return [
+        Problem(
+            str(table.path),
+            key_line(table.text, "konsten", index),
+            f"konsten = {entry['konsten']!r}: it must be one of {', '.join(KONSTEN_MODES)}",
+        )
+        for index, entry in enumerate(table.entries)
+        if entry.get("konsten", KONSTEN_MODES[0]) not in KONSTEN_MODES
+    ]
+
+
 PC_STEPS = [
     Step(
         "megakorporation",
@@ -910,6 +927,7 @@ SYSTEM = System(
         Option("megakorporation", table="megakorporationer", help="The corporation of human NPCs."),
     ],
     sheet=sheet,
+    check=check_pack,
     roster=[
         ("Namn", "name"),
         ("Korporation", lambda c: c.get("megakorporation_namn", "")),
