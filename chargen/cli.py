@@ -346,7 +346,7 @@ def run_generate(
     )
     items = out.progress(items, count)
     with out.destination(output) as stream:
-        out.write(out.render(system, items, fmt, count, step), stream)
+        out.write(out.render(system, pack, items, fmt, count, step), stream)
 
 
 def show_step_tables(system, step, pack, fmt, output) -> None:

@@ -130,8 +130,11 @@ def step_sheet(system, char: dict) -> list:
     return [Section(system.name, rows=head), *sections]
 
 
-def render(system, items: Iterable[dict], fmt: str, count: int, step=None) -> Iterator[str]:
-    """The chunks of text for `items` in format `fmt` (`step`: one step's part only)."""
+def render(system, tables, items: Iterable[dict], fmt: str, count: int, step=None) -> Iterator[str]:
+    """The chunks of text for `items` in format `fmt` (`step`: one step's part only).
+
+    Sheets get the pack (`tables`) to look display names up in the tables in use.
+    """
     if fmt == "json":
         return json_array(items)
     if fmt == "jsonl":
@@ -145,14 +148,14 @@ def render(system, items: Iterable[dict], fmt: str, count: int, step=None) -> It
         columns = [("Namn", "name"), *((system.label(f), f) for f in step.fields if f != "name")]
         return roster(columns, items, markdown)
     if count == 1:
-        return (section_text(system.sheet(c), markdown, c.get("name") or "") for c in items)
+        return (section_text(system.sheet(c, tables), markdown, c.get("name") or "") for c in items)
     if system.batch_sheet is not None and count <= BATCH_SHEET_LIMIT:
-        return _batch_or_roster(system, list(items), markdown)
+        return _batch_or_roster(system, tables, list(items), markdown)
     return roster(system.roster, items, markdown)
 
 
-def _batch_or_roster(system, items: list[dict], markdown: bool) -> Iterator[str]:
-    sections = system.batch_sheet(items)
+def _batch_or_roster(system, tables, items: list[dict], markdown: bool) -> Iterator[str]:
+    sections = system.batch_sheet(items, tables)
     if sections is None:
         yield from roster(system.roster, items, markdown)
     else:

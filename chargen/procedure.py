@@ -89,14 +89,14 @@ class System:
     effect_keys: frozenset[str] | set[str]
     pc: list[Step]
     npc: StepFunction | list[Step]
-    sheet: Callable[[dict], list[Section]]
+    sheet: Callable[[dict, Tables], list[Section]]
     roster: list[tuple[str, str | Callable[[dict], Any]]]
     labels: dict[str, str] = field(default_factory=dict)
     pc_options: list[Option] = field(default_factory=list)
     npc_options: list[Option] = field(default_factory=list)
     description: str = ""
     # Optional: a sheet for a whole batch (a squad's one stat block), or None to use the roster.
-    batch_sheet: Callable[[list[dict]], list[Section] | None] | None = None
+    batch_sheet: Callable[[list[dict], Tables], list[Section] | None] | None = None
     # Optional: checks across fields and files that the specs cannot express, run by
     # `chargen tables check` and before a user's pack is used; returns the problems found.
     check: Callable[[Tables], list[Problem]] | None = None

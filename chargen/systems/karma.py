@@ -11,7 +11,7 @@ kept in tables/karma/regler.toml.
 from __future__ import annotations
 
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec, parse_range
+from chargen.tables import Spec, Tables, parse_range
 
 EGENSKAPER = ("stark", "talig", "smidig", "uppmarksam", "overtygande", "stridsvan", "traffsaker")
 PRONOUN = {"male": "han", "female": "hon"}
@@ -213,7 +213,7 @@ def npc(char: dict, ctx: Context) -> None:
     char["mening"] = sentence(char["name"], char["kon"], vice, virtue)
 
 
-def sheet(char: dict) -> list[Section]:
+def sheet(char: dict, tables: Tables) -> list[Section]:
     eg = char["egenskaper"]
     head = [["Namn", char["name"]], ["Karma", f"{char['karma']} karmatärningar"]]
     if char.get("template"):

@@ -20,7 +20,7 @@ from typing import Any
 from chargen.dice import parse
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec, Table, key_line
+from chargen.tables import Spec, Table, Tables, key_line
 
 TALENTER = ("fysik", "karisma", "sanse", "sind", "snilde", "styrke")
 KUNDSKABER = ("bioalkymi", "feltkunst", "kultur", "mytologi", "okkultisme", "teknologi")
@@ -603,7 +603,7 @@ def _tilstand_cell(row: dict) -> str:
     return text
 
 
-def sheet(char: dict) -> list[Section]:
+def sheet(char: dict, tables: Tables) -> list[Section]:
     head = [["Navn", char["name"]]]
     if char.get("template"):
         head.append(["Skabelon", char.get("skabelon_navn", char["template"])])

@@ -747,7 +747,7 @@ def _skill_rows(char: dict, show_level: bool) -> list[list]:
     return rows
 
 
-def sheet(char: dict) -> list[Section]:
+def sheet(char: dict, tables: Tables) -> list[Section]:
     if char["kind"] == "npc":
         return npc_sheet(char)
     ge = char["grundegenskaper"]

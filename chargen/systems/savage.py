@@ -17,7 +17,7 @@ from typing import Any
 
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec, Table, key_line
+from chargen.tables import Spec, Table, Tables, key_line
 
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
 EFFECTS = ("mozgas", "futaskocka", "haritas", "szivossag", "meret", "sorspont", "penz_szazalek")
@@ -972,23 +972,14 @@ def _trait_rows(char: dict) -> list[list]:
     return [[LABELS[a], char["alaptulajdonsagok"][a]] for a in ATTRS]
 
 
-def _skill_text(char: dict) -> str:
-    return ", ".join(f"{_skill_label(k)} {v}" for k, v in char["kepzettsegek"].items())
+def _skill_text(char: dict, tables: Tables) -> str:
+    skills = tables["kepzettsegek"]
+    return ", ".join(f"{_name_of(skills, k)} {v}" for k, v in char["kepzettsegek"].items())
 
 
-_NAMES: dict[str, dict[str, str]] = {}
-
-
-def _name_of(table: str, key: str) -> str:
-    """The display name of an id in a built-in table (the id itself when unknown)."""
-    names = _NAMES.get(table)
-    if names is None:
-        names = _NAMES[table] = {e["id"]: e["name"] for e in SYSTEM.tables()[table].entries}
-    return names.get(key, key)
-
-
-def _skill_label(key: str) -> str:
-    return _name_of("kepzettsegek", key)
+def _name_of(table: Table, key: str) -> str:
+    """The display name of an id in the pack's table (the id itself when unknown)."""
+    return table.get(key)["name"] if key in table else key
 
 
 def _derived_rows(char: dict) -> list[list]:
@@ -1025,19 +1016,19 @@ def _flaw_label(flaw: dict) -> str:
     return f"{flaw['nev']} ({GRADES.get(flaw['sulyossag'], flaw['sulyossag'])})"
 
 
-def sheet(char: dict) -> list[Section]:
+def sheet(char: dict, tables: Tables) -> list[Section]:
     pc = char["kind"] == "pc"
     who = "Főszereplő" if char["foszereplo"] else "Mellékszereplő"
     head = [["Név", char["name"]], ["Szerep", who]]
     if pc:
-        era = _name_of("korszakok", char.get("korszak", ""))
+        era = _name_of(tables["korszakok"], char.get("korszak", ""))
         head += [["Koncepció", char.get("koncepcio", "")], ["Korszak", era]]
     else:
-        head.append(["Sablon", _name_of("mellekszereplok", char["template"])])
+        head.append(["Sablon", _name_of(tables["mellekszereplok"], char["template"])])
     sections = [
         Section(who, rows=head),
         Section("Alaptulajdonságok", rows=_trait_rows(char)),
-        Section("Képzettségek", text=_skill_text(char)),
+        Section("Képzettségek", text=_skill_text(char, tables)),
         Section("Származtatott értékek", rows=_derived_rows(char)),
     ]
     if char.get("hatranyok"):
@@ -1062,7 +1053,7 @@ GROUP_RULE = (
 )
 
 
-def batch_sheet(chars: list[dict]) -> list[Section] | None:
+def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
     """A squad: the stat block once, the names under it, the group roll rule beside it."""
     if not chars or chars[0].get("squad") is None:
         return None
@@ -1071,12 +1062,12 @@ def batch_sheet(chars: list[dict]) -> list[Section] | None:
     first = chars[0]
     head = [
         ["Osztag", first["squad"]],
-        ["Sablon", _name_of("mellekszereplok", first["template"])],
+        ["Sablon", _name_of(tables["mellekszereplok"], first["template"])],
         ["Létszám", len(chars)],
         ["Akciókártya", first["akciokartya"]],
     ]
     sections = [Section("Mellékszereplők csoportja", rows=head)]
-    sections += [s for s in sheet(first)[1:]]
+    sections += [s for s in sheet(first, tables)[1:]]
     sections.append(Section("Csoportdobás", text=GROUP_RULE))
     sections.append(Section("Tagok", rows=[[i, c["name"]] for i, c in enumerate(chars, 1)]))
     return sections

@@ -17,7 +17,7 @@ import re
 from chargen.dice import parse
 from chargen.errors import ChargenError
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec
+from chargen.tables import Spec, Tables
 
 GRUNDEGENSKAPER = ("hal", "kra", "ski", "sto", "sty")
 GRUPPER = ("vanliga", "kunskap", "strid", "yrke")
@@ -757,7 +757,7 @@ def _part_label(part: str) -> str:
     return LABELS.get(part, part.replace("_", " ").capitalize())
 
 
-def sheet(char: dict) -> list[Section]:
+def sheet(char: dict, tables: Tables) -> list[Section]:
     """The Swedish character sheet; a step alone shows only what it made."""
     head = [["Namn", char.get("name") or ""]]
     for key, label in (
