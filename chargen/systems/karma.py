@@ -29,7 +29,7 @@ SPECS = {
             "karma": "int!",
         },
     ),
-    "bakgrunder": Spec("definitions", fields={"gynnar": "list[str]"}),
+    "bakgrunder": Spec("definitions"),
     "sardrag": Spec("definitions", fields={"typ": "str!"}),
     "laster": Spec("roll"),
     "dygder": Spec("roll"),
