@@ -262,8 +262,13 @@ class Context:
         count: int,
         allowed: list[dict] | None = None,
         why: str | Callable[[dict], str] = "",
+        span: tuple[int, int] | None = None,
     ) -> list[dict]:
-        """Several different choices (a repeatable option), or `count` random ones."""
+        """Several different choices (a repeatable option), or `count` random ones.
+
+        `span` is how many a player may choose at the prompt (default exactly `count`;
+        an empty answer takes `count` random ones).
+        """
         tab = self.tables[table]
         pool = list(tab.entries) if allowed is None else list(allowed)
         wanted = self.options.get(option.replace("-", "_")) or ()
@@ -276,7 +281,7 @@ class Context:
                 raise ChargenError(f"--{option} names the same {option} twice: {', '.join(ids)}")
             how = "option"
         elif self.prompter is not None:
-            chosen = self.prompter.choose_many(option, tab, pool, count, self.rng)
+            chosen = self.prompter.choose_many(option, tab, pool, count, self.rng, span)
             self.options[option.replace("-", "_")] = [e["id"] for e in chosen]
             how = "prompt"
         else:

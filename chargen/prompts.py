@@ -72,12 +72,20 @@ class Prompter:
         raise ChargenError(f"no valid {option} given")
 
     def choose_many(
-        self, option: str, table: Table, pool: list[dict], count: int, rng
+        self,
+        option: str,
+        table: Table,
+        pool: list[dict],
+        count: int,
+        rng,
+        span: tuple[int, int] | None = None,
     ) -> list[dict]:
+        low, high = span or (count, count)
+        how_many = str(low) if low == high else f"{low} to {high}"
         self._show(option, table, pool)
         for _ in range(5):
             answer = click.prompt(
-                f"Choose {count} {option} (numbers or ids, comma-separated; empty for random)",
+                f"Choose {how_many} {option} (numbers or ids, comma-separated; empty for random)",
                 default="",
                 show_default=False,
                 err=True,
@@ -85,7 +93,11 @@ class Prompter:
             if not answer.strip():
                 return table.draw(rng, count, among=pool)
             chosen = [self._resolve(part, pool) for part in answer.split(",") if part.strip()]
-            if all(chosen) and len({id(e) for e in chosen}) == len(chosen) == count:
+            if (
+                all(chosen)
+                and len({id(e) for e in chosen}) == len(chosen)
+                and low <= len(chosen) <= high
+            ):
                 return chosen
-            click.echo(f"  give {count} different options from the list above", err=True)
+            click.echo(f"  give {how_many} different options from the list above", err=True)
         raise ChargenError(f"no valid {option} given")

@@ -201,6 +201,17 @@ def test_interactive_asks_for_bakgrund_and_takes_the_answer():
     assert [e["by"] for e in picked] == ["prompt", "prompt"]
 
 
+def test_interactive_player_picks_one_or_two_bakgrunder_whatever_the_roll():
+    for answer, expected in (("3\n", ["rovare"]), ("3,1\n", ["rovare", "jagare"])):
+        result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answer)
+        assert result.exit_code == 0, result.stderr
+        assert "Choose 1 to 2 bakgrund" in result.stderr
+        assert [b["id"] for b in json.loads(result.stdout)["bakgrunder"]] == expected
+    too_many = run("karma", "pc", "--interactive", "-f", "jsonl", input="1,2,3\n1\n")
+    assert "give 1 to 2 different options" in too_many.stderr
+    assert len(json.loads(too_many.stdout)["bakgrunder"]) == 1
+
+
 def test_list_shows_every_bakgrund():
     result = run("karma", "bakgrunder", "--list")
     assert result.exit_code == 0

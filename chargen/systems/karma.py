@@ -10,6 +10,7 @@ kept in tables/karma/regler.toml.
 
 from __future__ import annotations
 
+from chargen.dice import parse
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Spec, Tables, parse_range
 
@@ -103,11 +104,11 @@ def sardrag(char: dict, ctx: Context) -> None:
 def bakgrunder(char: dict, ctx: Context) -> None:
     """One or more Bakgrunder (--bakgrund, repeatable), each with its own dice."""
     dice = ctx.setting("regler", "bakgrund_tarningar")
+    how_many = ctx.setting("regler", "antal_bakgrunder")
     given = ctx.option("bakgrund") or ()
-    count = (
-        len(given) or ctx.roll(ctx.setting("regler", "antal_bakgrunder"), "antal Bakgrunder").total
-    )
-    chosen = ctx.choose_many("bakgrund", "bakgrunder", count)
+    count = len(given) or ctx.roll(how_many, "antal Bakgrunder").total
+    span = (parse(how_many).minimum, parse(how_many).maximum)  # what a player may pick
+    chosen = ctx.choose_many("bakgrund", "bakgrunder", count, span=span)
     char["bakgrunder"] = [
         {"id": e["id"], "namn": e["name"], "tarningar": ctx.roll(dice, e["name"]).total}
         for e in chosen
