@@ -15,10 +15,13 @@ stjerner) and grej.
 
 from __future__ import annotations
 
+from bisect import bisect
+from itertools import accumulate
 from typing import Any
 
-from chargen.dice import parse
+from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, Problem, TableError
+from chargen.names import picker
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Spec, Table, Tables, key_line
 
@@ -278,9 +281,14 @@ def personlighed(char: dict, ctx: Context) -> None:
 
 
 def _spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
-    """Spend the evne budget one point at a time, by weight grund + value (+ foretrukken)."""
+    """Spend the evne budget one point at a time, by weight grund + value (+ foretrukken).
+
+    Each point draws `rand() * total weight` and walks the open evner (those below the
+    cap), taking the first whose weight the walk cannot pay."""
     start, cap = rules["evne_start"], rules["evne_max_start"]
     base, bonus = rules["fordeling_grund"], rules["fordeling_foretrukken"]
+    if base + start + min(bonus, 0) > 0:
+        return _spend_by_sums(ctx, rules, favoured)
     values = dict.fromkeys(EVNER, start)
     rand = ctx.rng.random
     for _ in range(rules["evnepoint"]):
@@ -295,6 +303,29 @@ def _spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
                 break
         values[chosen] += 1
     return values
+
+
+def _spend_by_sums(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
+    """`_spend` when every open evne weighs at least 1: one bisect over running sums.
+
+    A full evne weighs 0 here, so it is never the first sum above the point; the sums are
+    whole numbers and the point stays exact while the walk pays them, so the evne found is
+    the walk's, and so is the random stream."""
+    start, cap = rules["evne_start"], rules["evne_max_start"]
+    base, bonus = rules["fordeling_grund"], rules["fordeling_foretrukken"]
+    values = [start] * len(EVNER)
+    weights = [
+        (base + start + (bonus if e in favoured else 0)) if start < cap else 0 for e in EVNER
+    ]
+    rand = ctx.rng.random
+    for _ in range(rules["evnepoint"]):
+        sums = list(accumulate(weights))
+        index = bisect(sums, rand() * sums[-1])
+        if index == len(sums):  # rand() * total rounded up to the total: the last open evne
+            index = max(i for i, w in enumerate(weights) if w)
+        values[index] += 1
+        weights[index] = weights[index] + 1 if values[index] < cap else 0
+    return dict(zip(EVNER, values, strict=True))
 
 
 def evner(char: dict, ctx: Context) -> None:
@@ -389,27 +420,25 @@ def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej) -> 
     return usable[int(ctx.rng.random() * len(usable))]
 
 
-def _apply_ekspertiser(ctx: Context, char: dict, lofts: dict[str, int]) -> None:
-    """tilstande, fokus and stjerner from the base lofts, the ekspertiser and the forbedringer."""
+def _ekspertise_sums(
+    ctx: Context, held: list[str], fokus: list[str], lofts: dict[str, int]
+) -> tuple[dict, list[str], dict[str, int], list[str]]:
+    """What the base lofts and the held ekspertiser (ids, in order) fix without dice:
+    the tilstande rows (loft with the ekspertise bonus, value full), the fokus tilstande
+    in their order, stjerner per track, and one ekspertise id per free stjerne to draw."""
     eks_table = ctx.table("ekspertiser")
-    spor = ctx.table("stjernespor")
     bonus = dict.fromkeys(TILSTANDE, 0)
-    fokus = list(char.get("fokus", ()))
-    stjerner = dict.fromkeys(spor.ids, 0)
-    for gained in char.get("forbedringer", ()):
-        if "spor" in gained:
-            stjerner[gained["spor"]] += 1
-    for held in char.get("ekspertiser", ()):
-        entry = eks_table.get(held["id"], "ekspertise")
+    fokus = list(fokus)
+    stjerner = dict.fromkeys(ctx.table("stjernespor").ids, 0)
+    free: list[str] = []
+    for eks_id in held:
+        entry = eks_table.get(eks_id, "ekspertise")
         for tilstand, n in entry.get("loftbonus", {}).items():
             bonus[tilstand] += n
         fokus += entry.get("fokus", [])
         for track, n in entry.get("stjerner", {}).items():
             stjerner[track] += n
-        for _ in range(entry.get("frie_stjerner", 0)):
-            track = spor.pick(ctx.rng)["id"]
-            stjerner[track] += 1
-            ctx.log(stjerne=track, fra=held["id"])
+        free += [eks_id] * entry.get("frie_stjerner", 0)
     tilstande = {}
     for tilstand in TILSTANDE:
         if lofts.get(tilstand, 0) <= 0:
@@ -419,8 +448,23 @@ def _apply_ekspertiser(ctx: Context, char: dict, lofts: dict[str, int]) -> None:
         if bonus[tilstand]:
             row["bonus"] = bonus[tilstand]
         tilstande[tilstand] = row
+    return tilstande, [t for t in TILSTANDE if t in fokus], stjerner, free
+
+
+def _apply_ekspertiser(ctx: Context, char: dict, lofts: dict[str, int]) -> None:
+    """tilstande, fokus and stjerner from the base lofts, the ekspertiser and the forbedringer."""
+    held = [e["id"] for e in char.get("ekspertiser", ())]
+    tilstande, fokus, stjerner, free = _ekspertise_sums(ctx, held, char.get("fokus", ()), lofts)
+    for gained in char.get("forbedringer", ()):
+        if "spor" in gained:
+            stjerner[gained["spor"]] += 1
+    spor = ctx.table("stjernespor")
+    for eks_id in free:
+        track = spor.pick(ctx.rng)["id"]
+        stjerner[track] += 1
+        ctx.log(stjerne=track, fra=eks_id)
     char["tilstande"] = tilstande
-    char["fokus"] = [t for t in TILSTANDE if t in fokus]
+    char["fokus"] = fokus
     char["stjerner"] = stjerner
     char["fokus_bonus"] = _rules(ctx)["fokus_bonus"]
 
@@ -511,10 +555,74 @@ PC_STEPS = [
 # -- NPCs --------------------------------------------------------------------------------------
 
 
-def _template_plan(ctx: Context, template: dict) -> tuple:
-    """A template's parsed dice and checked keys, once per batch."""
-    plan = ctx.cache.get(("skabelon", template["id"]))
-    if plan is None:
+def _roller(dice: Dice) -> tuple[int, tuple[int, ...] | None, Dice]:
+    """A dice expression ready to roll fast: (modifier, signed sides of each die in the order
+    `Dice.roll` rolls them, the Dice). Aces, keep and d66 leave the sides None: those roll
+    through `Dice.roll` itself. Either way the random stream and the total are `Dice.roll`'s."""
+    if any(t.aces or t.keep or t.d66 for t in dice.terms):
+        return dice.modifier, None, dice
+    return dice.modifier, tuple(t.sign * t.sides for t in dice.terms for _ in range(t.count)), dice
+
+
+def _rolled(rng, roller: tuple[int, tuple[int, ...] | None, Dice]) -> int:
+    total, sides, dice = roller
+    if sides is None:
+        return dice.roll(rng).total
+    rand = rng.random
+    for s in sides:
+        total += int(rand() * s) + 1 if s > 0 else -(int(rand() * -s) + 1)
+    return total
+
+
+def _cumulative(entries) -> tuple[list[float], float]:
+    """Running weights as `Table.pick` keeps them, so a bisect picks what it would."""
+    sums = list(accumulate(float(e.get("weight", 1)) for e in entries))
+    return sums, sums[-1] if sums else 0.0
+
+
+class _Batch:
+    """What every NPC of a batch shares, built once per batch (ctx.cache["npc"])."""
+
+    __slots__ = (
+        "templates",
+        "template_sums",
+        "template_total",
+        "plans",
+        "hjemstater",
+        "hjem_sums",
+        "hjem_total",
+        "namers",
+        "kampstile",
+        "modeffekter",
+        "spor",
+        "spor_sums",
+        "spor_total",
+        "fokus_bonus",
+    )
+
+    def __init__(self, ctx: Context) -> None:
+        rules = _rules(ctx)
+        evne_table = _evner(ctx)
+        self.templates = ctx.table("skabeloner").entries
+        self.template_sums, self.template_total = _cumulative(self.templates)
+        self.plans: dict[str, _Plan] = {}
+        self.hjemstater = ctx.table("hjemstater").entries
+        self.hjem_sums, self.hjem_total = _cumulative(self.hjemstater)
+        self.namers: list[Any] = [None] * len(self.hjemstater)  # filled as each is first drawn
+        self.kampstile = {e: evne_table[e]["kampstil"] for e in TALENTER}
+        self.modeffekter = {e: evne_table[e]["modeffekt"] for e in KUNDSKABER}
+        spor = ctx.table("stjernespor")
+        self.spor = spor.ids
+        self.spor_sums, self.spor_total = _cumulative(spor.entries)
+        self.fokus_bonus = rules["fokus_bonus"]
+
+
+class _Plan:
+    """One template, parsed and checked once per batch."""
+
+    __slots__ = ("entry", "id", "name", "rollers", "evne_max", "pool", "pool_sums", "kin", "grej")
+
+    def __init__(self, ctx: Context, template: dict) -> None:
         table = ctx.table("skabeloner")
         rules = _rules(ctx)
         _evner(ctx)
@@ -529,64 +637,145 @@ def _template_plan(ctx: Context, template: dict) -> tuple:
                     f"loft of {tilstand} in '{template['id']}' must be 1..{rules['loft_max']}",
                 )
         ovrige = parse(template["ovrige"])
-        dice = {e: parse(template["evner"][e]) if e in template["evner"] else ovrige for e in EVNER}
-        plan = ctx.cache[("skabelon", template["id"])] = (dice, rules["evne_max"])
-    return plan
+        self.entry, self.id = template, template["id"]
+        self.name = template.get("name", template["id"])
+        self.rollers = [
+            _roller(parse(template["evner"][e]) if e in template["evner"] else ovrige)
+            for e in EVNER
+        ]
+        self.evne_max = rules["evne_max"]
+        self.pool = [ctx.table("blodarv").get(b) for b in template.get("blodarv") or ()]
+        self.pool_sums = _cumulative(self.pool)
+        self.kin: dict[str | None, _Kin] = {}  # by blodarv id (None for a væsen)
+        grej = ctx.table("grej")
+        self.grej = [grej.get(i, "grej").get("name", i) for i in template.get("grej", ())]
 
 
-def npc(char: dict, ctx: Context) -> None:
-    """A bifigur or væsen from a template (--template); persons get a blodarv (--blodarv)."""
+class _Kin:
+    """What a template and a blodarv (or none) fix without dice: the ekspertiser, the
+    tilstande, fokus, stjerner before the free ones, the free stjerner to draw, penge."""
+
+    __slots__ = ("ekspertiser", "tilstande", "fokus", "stjerner", "free", "penge")
+
+    def __init__(self, ctx: Context, template: dict, arv: dict | None) -> None:
+        fokus: list[str] = list(template.get("fokus", ()))
+        ekspertiser = []
+        if arv is not None:
+            fokus.insert(0, arv["fokus"])
+            ekspertiser.append(_ekspertise(ctx, arv["ekspertise"], "blodarv"))
+        held = {e["id"] for e in ekspertiser}
+        for eks_id in template.get("ekspertiser", ()):
+            if eks_id not in held:
+                ekspertiser.append(_ekspertise(ctx, eks_id, "skabelon"))
+        lofts = {t: template["tilstande"].get(t, 0) for t in TILSTANDE}
+        self.ekspertiser = ekspertiser
+        self.tilstande, self.fokus, self.stjerner, free = _ekspertise_sums(
+            ctx, [e["id"] for e in ekspertiser], fokus, lofts
+        )
+        self.free = len(free)
+        self.penge = _roller(parse(template["penge"])) if "penge" in template else None
+
+
+def _choose_template(ctx: Context, batch: _Batch) -> dict:
+    """The template by --template, the prompt or weight; --blodarv keeps to persons of it."""
     wanted = ctx.option("blodarv")
+    if wanted is None and ctx.option("template") is None and ctx.prompter is None:
+        rand = ctx.rng.random
+        return batch.templates[bisect(batch.template_sums, rand() * batch.template_total)]
     allowed = None
     if wanted is not None:
-        allowed = [t for t in ctx.table("skabeloner").entries if wanted in t.get("blodarv", ())]
-    template = ctx.choose(
+        allowed = [t for t in batch.templates if wanted in t.get("blodarv", ())]
+    return ctx.choose(
         "template",
         "skabeloner",
         allowed=allowed,
         why=lambda t: f"a {t.get('name', t['id'])} cannot be of blodarv '{wanted}'",
     )
-    dice, evne_max = _template_plan(ctx, template)
-    char["template"] = template["id"]
-    char["skabelon_navn"] = template.get("name", template["id"])
-    fokus: list[str] = list(template.get("fokus", ()))
-    ekspertiser = []
-    if template.get("blodarv"):
-        hjemstat = ctx.table("hjemstater").pick(ctx.rng)
-        char["name"], gender = _name_from(ctx, hjemstat)
-        char["kon"] = GENDER[gender]
+
+
+def _namer(ctx: Context, hjemstat: dict):
+    """How a person of this home state is named: a names table's lists, or Faker's picker."""
+    if "navne" in hjemstat and not ctx.locale:
+        names = ctx.settings(hjemstat["navne"])
+        return names["kvinde"], names["mand"], names["slaegt"]
+    return picker(ctx.locale or hjemstat.get("locale") or ctx.system.locale)
+
+
+def npc(char: dict, ctx: Context) -> None:
+    """A bifigur or væsen from a template (--template); persons get a blodarv (--blodarv).
+
+    The tables are read once per batch (`_Batch`, `_Plan`, `_Kin`); each NPC then only
+    draws: template, home state, name and blodarv, the evner, free stjerner, penge, in
+    that order, as the PC's steps would draw them."""
+    batch = ctx.cache.get("npc")
+    if batch is None:
+        batch = ctx.cache["npc"] = _Batch(ctx)
+    rng = ctx.rng
+    rand = rng.random
+    template = _choose_template(ctx, batch)
+    plan = batch.plans.get(template["id"])
+    if plan is None:
+        plan = batch.plans[template["id"]] = _Plan(ctx, template)
+    char["template"] = plan.id
+    char["skabelon_navn"] = plan.name
+    if plan.pool:
+        index = bisect(batch.hjem_sums, rand() * batch.hjem_total)
+        hjemstat = batch.hjemstater[index]
+        namer = batch.namers[index]
+        if namer is None:
+            namer = batch.namers[index] = _namer(ctx, hjemstat)
+        if type(namer) is tuple:
+            female = rand() < 0.5
+            given = namer[0] if female else namer[1]
+            family = namer[2]
+            first = given[int(rand() * len(given))]
+            char["name"] = f"{first} {family[int(rand() * len(family))]}"
+            char["kon"] = GENDER["female" if female else "male"]
+        else:
+            char["name"], gender = namer.pick(rng)
+            char["kon"] = GENDER[gender]
         char["hjemstat"] = hjemstat["id"]
         char["hjemstat_navn"] = hjemstat.get("name", hjemstat["id"])
-        pool = [ctx.table("blodarv").get(b) for b in template["blodarv"]]
-        arv = ctx.choose("blodarv", "blodarv", allowed=pool)
+        if ctx.prompter is None and ctx.option("blodarv") is None:
+            sums, total = plan.pool_sums
+            arv = plan.pool[bisect(sums, rand() * total)]
+        else:
+            arv = ctx.choose("blodarv", "blodarv", allowed=plan.pool)
         char["blodarv"], char["blodarv_navn"] = arv["id"], arv.get("name", arv["id"])
         char["blodarv_lore"] = arv["lore"]
-        fokus.insert(0, arv["fokus"])
-        ekspertiser.append(_ekspertise(ctx, arv["ekspertise"], "blodarv"))
+        kin = plan.kin.get(arv["id"])
+        if kin is None:
+            kin = plan.kin[arv["id"]] = _Kin(ctx, template, arv)
     else:
-        char["name"] = char["skabelon_navn"]
+        char["name"] = plan.name
         char["blodarv"] = None
-    values = {}
-    for evne in EVNER:
-        values[evne] = min(max(dice[evne].roll(ctx.rng).total, 0), evne_max)
-    ctx.log(evner=values)
-    char["talenter"] = {e: values[e] for e in TALENTER}
-    char["kundskaber"] = {e: values[e] for e in KUNDSKABER}
-    evne_table = _evner(ctx)
-    char["kampstile"] = {e: evne_table[e]["kampstil"] for e in TALENTER}
-    char["modeffekter"] = {e: evne_table[e]["modeffekt"] for e in KUNDSKABER}
-    held = {e["id"] for e in ekspertiser}
-    for eks_id in template.get("ekspertiser", ()):
-        if eks_id not in held:
-            ekspertiser.append(_ekspertise(ctx, eks_id, "skabelon"))
-    char["ekspertiser"] = ekspertiser
-    char["fokus"] = fokus
+        kin = plan.kin.get(None)
+        if kin is None:
+            kin = plan.kin[None] = _Kin(ctx, template, None)
+    cap = plan.evne_max
+    values = []
+    for total, sides, dice in plan.rollers:
+        if sides is None:
+            total = dice.roll(rng).total
+        else:
+            for s in sides:
+                total += int(rand() * s) + 1 if s > 0 else -(int(rand() * -s) + 1)
+        values.append(0 if total < 0 else cap if total > cap else total)
+    char["talenter"] = dict(zip(TALENTER, values[:6], strict=True))
+    char["kundskaber"] = dict(zip(KUNDSKABER, values[6:], strict=True))
+    char["kampstile"] = batch.kampstile.copy()
+    char["modeffekter"] = batch.modeffekter.copy()
+    char["ekspertiser"] = [e.copy() for e in kin.ekspertiser]
+    char["fokus"] = kin.fokus.copy()
     char["forbedringer"] = []
-    lofts = {t: template["tilstande"].get(t, 0) for t in TILSTANDE}
-    _apply_ekspertiser(ctx, char, lofts)
-    grej = ctx.table("grej")
-    char["grej"] = [grej.get(i, "grej").get("name", i) for i in template.get("grej", ())]
-    char["penge"] = ctx.roll(template["penge"], "penge").total if "penge" in template else 0
+    char["tilstande"] = {t: row.copy() for t, row in kin.tilstande.items()}
+    stjerner = kin.stjerner.copy()
+    for _ in range(kin.free):
+        stjerner[batch.spor[bisect(batch.spor_sums, rand() * batch.spor_total)]] += 1
+    char["stjerner"] = stjerner
+    char["fokus_bonus"] = batch.fokus_bonus
+    char["grej"] = plan.grej.copy()
+    char["penge"] = 0 if kin.penge is None else _rolled(rng, kin.penge)
 
 
 # -- the sheet ---------------------------------------------------------------------------------

@@ -10,7 +10,11 @@ quoted or authored, and every number the code uses comes from regler.toml.
 
 from __future__ import annotations
 
+from bisect import bisect
+from itertools import accumulate
+
 from chargen.errors import ChargenError, Problem, TableError
+from chargen.names import picker
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Spec, Tables, key_line
 
@@ -673,40 +677,152 @@ PC_STEPS = [
 # -- NPCs ----------------------------------------------------------------------
 
 
-def generate_npc(char: dict, ctx: Context) -> None:
-    """A spelledarperson: grundegenskaper 0, every färdighet grundegenskap + 10."""
-    template = ctx.choose("template", "mallar")
-    rules = _rules(ctx)
-    base, plus = rules["npc_grundegenskap"], rules["npc_fardighet_bas"]
-    char["template"] = template["id"]
-    char["mall"] = template["name"]
-    if template.get("manniska"):
-        corp = ctx.choose("megakorporation", "megakorporationer")
-        char["megakorporation"] = corp["id"]
-        char["megakorporation_namn"] = corp["name"]
-        char["name"], char["kon"] = person_name(ctx, corp)
-    else:
-        char["name"] = template["name"]
-    char["grundegenskaper"] = dict.fromkeys(GRUNDEGENSKAPER, base)
-    char["fardigheter"] = {f: base + plus for f in FARDIGHETER}
-    char["slas_ut_pa"] = template["slas_ut_pa"]
-    char["initiativ"] = max(char["fardigheter"][f] for f in GRUPPER["fysik"])
-    if template.get("manniska"):
-        char["utrustning"] = _npc_gear(ctx, char["megakorporation"], template.get("utrustning", 0))
+class _NpcBatch:
+    """What every NPC of a batch shares, read from the tables once (ctx.cache["npc"])."""
+
+    __slots__ = (
+        "templates",
+        "template_sums",
+        "corps",
+        "corp_sums",
+        "namers",
+        "plans",
+        "grundegenskaper",
+        "fardigheter",
+        "initiativ",
+        "skills",
+        "weapons",
+    )
+
+    def __init__(self, ctx: Context) -> None:
+        rules = _rules(ctx)
+        base, plus = rules["npc_grundegenskap"], rules["npc_fardighet_bas"]
+        self.templates = ctx.table("mallar").entries
+        self.template_sums = _cumulative(self.templates)
+        self.corps = ctx.table("megakorporationer").entries
+        self.corp_sums = _cumulative(self.corps)
+        self.namers: dict[str, tuple] = {}  # by corporation id, made as each is first drawn
+        self.plans: dict[str, tuple] = {}  # by template id
+        self.grundegenskaper = dict.fromkeys(GRUNDEGENSKAPER, base)
+        self.fardigheter = {f: base + plus for f in FARDIGHETER}
+        self.initiativ = max(self.fardigheter[f] for f in GRUPPER["fysik"])
+        armour = rules["rustning_fardighet"]
+        # Items are read per corporation and färdighet as they are drawn (_items).
+        self.skills = [f for f in FARDIGHETER if f != armour and _has_items(ctx, f)]
+        self.weapons = [f for f in GRUPPER["fysik"] if f in self.skills]
+
+
+def _cumulative(entries) -> tuple[list[float], float]:
+    """Running weights as `Table.pick` keeps them, so a bisect picks what it would."""
+    sums = list(accumulate(float(e.get("weight", 1)) for e in entries))
+    return sums, sums[-1] if sums else 0.0
+
+
+def _npc_plan(template: dict) -> tuple:
+    """A template's fixed fields: (id, name, slås ut på, human?, items, extra fields)."""
+    extra = {}
     for key in ("apostel", "korruption", "vapen"):
         if key in template:
-            char[key] = template[key]
+            value = template[key]
+            extra[key] = list(value) if isinstance(value, list) else value
     if template.get("description"):
-        char["beskrivning"] = template["description"]
+        extra["beskrivning"] = template["description"]
+    return (
+        template["id"],
+        template["name"],
+        template["slas_ut_pa"],
+        bool(template.get("manniska")),
+        template.get("utrustning", 0),
+        extra,
+    )
 
 
-def _npc_gear(ctx: Context, corp: str, count: int) -> list[dict]:
+def _namer(ctx: Context, corporation: dict) -> tuple:
+    """How `person_name` names a member of the corporation, with its lists looked up once:
+    ("tabell", female given, male given, family, suffix, titles) or ("faker", locales, titles)."""
+    titles = (corporation.get("titel_kvinna"), corporation.get("titel_man"))
+    if ctx.locale is None and corporation.get("namntabell"):
+        names = ctx.settings(corporation["namntabell"])
+        return (
+            "tabell",
+            names["fornamn_kvinna"],
+            names["fornamn_man"],
+            names["efternamn"],
+            names.get("efternamn_kvinna_suffix", ""),
+            titles,
+        )
+    return ("faker", corporation["locales"], titles)
+
+
+def _npc_name(ctx: Context, batch: _NpcBatch, corporation: dict) -> tuple[str, str]:
+    """`person_name`, drawing the same numbers, with the corporation's lists looked up once."""
+    namer = batch.namers.get(corporation["id"])
+    if namer is None:
+        namer = batch.namers[corporation["id"]] = _namer(ctx, corporation)
+    rand = ctx.rng.random
+    if namer[0] == "tabell":
+        _, given_f, given_m, family, suffix, titles = namer
+        female = rand() < 0.5
+        given = given_f if female else given_m
+        first = given[int(rand() * len(given))]
+        last = family[int(rand() * len(family))]
+        name = f"{first} {last}{suffix}" if female else f"{first} {last}"
+    else:
+        _, locales, titles = namer
+        locale = locales[int(rand() * len(locales))]
+        name, gender = picker(ctx.locale or locale or ctx.system.locale, True).pick(ctx.rng)
+        female = gender == "female"
+    title = titles[0] if female else titles[1]
+    return (f"{title} {name}" if title else name), KON["female" if female else "male"]
+
+
+def generate_npc(char: dict, ctx: Context) -> None:
+    """A spelledarperson: grundegenskaper 0, every färdighet grundegenskap + 10.
+
+    The tables are read once per batch (`_NpcBatch`); each NPC draws its template, a
+    human's megakorporation, name and gear, in that order, as `ctx.choose` and
+    `person_name` would."""
+    batch = ctx.cache.get("npc")
+    if batch is None:
+        batch = ctx.cache["npc"] = _NpcBatch(ctx)
+    rand = ctx.rng.random
+    if ctx.prompter is None and ctx.option("template") is None:
+        sums, total = batch.template_sums
+        template = batch.templates[bisect(sums, rand() * total)]
+    else:
+        template = ctx.choose("template", "mallar")
+    plan = batch.plans.get(template["id"])
+    if plan is None:
+        plan = batch.plans[template["id"]] = _npc_plan(template)
+    template_id, name, slas_ut_pa, human, items, extra = plan
+    char["template"] = template_id
+    char["mall"] = name
+    if human:
+        if ctx.prompter is None and ctx.option("megakorporation") is None:
+            sums, total = batch.corp_sums
+            corp = batch.corps[bisect(sums, rand() * total)]
+        else:
+            corp = ctx.choose("megakorporation", "megakorporationer")
+        char["megakorporation"] = corp["id"]
+        char["megakorporation_namn"] = corp["name"]
+        char["name"], char["kon"] = _npc_name(ctx, batch, corp)
+    else:
+        char["name"] = name
+    char["grundegenskaper"] = batch.grundegenskaper.copy()
+    char["fardigheter"] = batch.fardigheter.copy()
+    char["slas_ut_pa"] = slas_ut_pa
+    char["initiativ"] = batch.initiativ
+    if human:
+        char["utrustning"] = _npc_gear(ctx, batch, corp["id"], items)
+    for key, value in extra.items():
+        char[key] = value.copy() if isinstance(value, list) else value
+
+
+def _npc_gear(ctx: Context, batch: _NpcBatch, corp: str, count: int) -> list[dict]:
     """`count` different items (+1 each) for a human NPC: a weapon first (an item
     for a fysikfärdighet), then items for färdigheter drawn at random. Armour is
     left out, since an NPC's Slås ut på is its tier."""
-    armour = _rules(ctx)["rustning_fardighet"]
-    skills = [f for f in FARDIGHETER if f != armour and _has_items(ctx, f)]
-    weapons = [f for f in GRUPPER["fysik"] if f in skills]
+    skills, weapons = batch.skills, batch.weapons
     gear: list[dict] = []
     taken: set[str] = set()
     rand = ctx.rng.random
@@ -715,7 +831,9 @@ def _npc_gear(ctx: Context, corp: str, count: int) -> list[dict]:
             break
         pool = weapons if not gear and weapons else skills
         skill = pool[int(rand() * len(pool))]
-        items = [e for e in _items(ctx, corp, skill) if e["id"] not in taken]
+        items = _items(ctx, corp, skill)
+        if taken:
+            items = [e for e in items if e["id"] not in taken]
         if not items:
             continue
         item = items[int(rand() * len(items))]
