@@ -13,6 +13,10 @@ skills and kit come from an authored yrke that fits a genre.
 from __future__ import annotations
 
 import re
+from bisect import bisect
+from collections.abc import Callable
+from itertools import accumulate
+from typing import Any
 
 from chargen.dice import parse
 from chargen.errors import ChargenError
@@ -265,11 +269,487 @@ def kp(lp: int, part: dict) -> int:
     return round_up(lp * part["taljare"], part["namnare"])
 
 
+# -- per-batch plans ---------------------------------------------------------------------
+#
+# A batch of 100,000 NPCs reads the same tables 100,000 times. `_Plans` (one per batch, in
+# ctx.cache) works each fact out of the tables once, the first time a character needs it:
+# pools and their cumulative weights, parsed dice, skill keys, labels and caps per genre,
+# the weapons of a yrke in a genre, a weapon's row per Grundskada, the armour of a kit.
+# Every number still comes from the tables, a table fault is still raised when a character
+# first meets it, and every draw takes ctx.rng's numbers in the order `Table.pick`,
+# `Table.draw` and `Dice.roll` take them, so a seed gives the same character as before.
+# Player characters roll through ctx.roll and choose through ctx.log, so their historik
+# is complete; NPCs skip the historik and draw with ctx.rng.random directly.
+
+
+class _Stream:
+    """rng.random wrapped as the `rng` that Dice.roll and Table.draw take."""
+
+    __slots__ = ("random",)
+
+    def __init__(self, rand: Callable[[], float]) -> None:
+        self.random = rand
+
+
+def _cumulative(entries: list[dict]) -> list[float]:
+    """The running weights `Table.pick` bisects (weight 1 by default)."""
+    return list(accumulate(float(e.get("weight", 1)) for e in entries))
+
+
+def _roller(expression: str) -> Callable[[Callable[[], float]], int]:
+    """A function of rng.random giving the total `parse(expression).roll(rng)` gives.
+
+    Plain dice ("3T6", "1T6+2") draw one number per die, in order, as Dice.roll does;
+    anything else (several terms, aces, keep) goes through Dice.roll itself.
+    """
+    dice = parse(expression)
+    if len(dice.terms) == 1:
+        term = dice.terms[0]
+        if term.sign == 1 and not (term.aces or term.keep or term.d66):
+            count, sides, base = term.count, term.sides, dice.modifier + term.count
+            if count == 1:
+                return lambda rand: base + int(rand() * sides)
+            if count == 2:
+                return lambda rand: base + int(rand() * sides) + int(rand() * sides)
+            if count == 3:
+                return lambda rand: (
+                    base + int(rand() * sides) + int(rand() * sides) + int(rand() * sides)
+                )
+            return lambda rand: base + sum([int(rand() * sides) for _ in range(count)])
+    return lambda rand: dice.roll(_Stream(rand)).total
+
+
+def _skill_label(skill: dict, genre_id: str, spec: str | None) -> str:
+    base = skill.get("namn_per_genre", {}).get(genre_id)
+    if spec is None:
+        return base or skill["name"]
+    prefix = base or skill.get("prefix", "")
+    return f"{prefix} {spec}".strip()
+
+
+class _Skill:
+    """A skill as one genre has it: its key, label, group, bas and cap, worked out once."""
+
+    __slots__ = (
+        "skill",
+        "genre",
+        "id",
+        "grupp",
+        "bas",
+        "open",
+        "klass",
+        "cap",
+        "narkamp",
+        "label",
+        "_options",
+        "_specified",
+    )
+
+    def __init__(self, skill: dict, genre: dict, tak: dict) -> None:
+        self.skill, self.genre = skill, genre
+        self.id, self.grupp, self.bas = skill["id"], skill["grupp"], skill["bas"]
+        self.open = "genrer" not in skill or genre["id"] in skill["genrer"]
+        self.klass = skill.get("klass") or None
+        self.cap = tak.get(skill["grupp"])  # None: a table fault, raised when the cap is needed
+        # "kan aldrig överstiga personens värde i, Närkamp"
+        self.narkamp = skill["id"] == "stridskonst" or skill.get("klass") == "stridskonster"
+        self.label = _skill_label(skill, genre["id"], None)
+        self._options: list[tuple[str, str]] | None = None
+        self._specified: dict[str, tuple[str, str]] = {}
+
+    def cap_for(self, values: dict[str, int]) -> int:
+        cap = self.cap
+        if cap is None:
+            raise ChargenError(f"regler.toml: tak has no cap for the skill group '{self.grupp}'")
+        if self.narkamp:
+            return min(cap, values.get("narkamp", 0))
+        return cap
+
+    def specified(self, spec: str) -> tuple[str, str]:
+        """(key, label) of the skill specified as `spec`: ("sprak_alviska", "Språk Alviska")."""
+        found = self._specified.get(spec)
+        if found is None:
+            found = self._specified[spec] = (
+                f"{self.id}_{slug(spec)}",
+                _skill_label(self.skill, self.genre["id"], spec),
+            )
+        return found
+
+    def options(self) -> list[tuple[str, str]]:
+        """(key, label) of each specification the genre's <klass> list offers."""
+        if self._options is None:
+            specs = self.genre.get(self.klass)
+            if specs is None:
+                raise ChargenError(
+                    f"genrer.toml: '{self.genre['id']}' has no list '{self.klass}' "
+                    f"for the skill '{self.id}'"
+                )
+            self._options = [self.specified(s) for s in specs]
+        return self._options
+
+
+class _GenreSkills(dict):
+    """Skill id -> _Skill in one genre (made when first asked for), what everyone has
+    there, and the leisure skills to draw from."""
+
+    def __init__(self, tables: Tables, genre: dict, tak: dict) -> None:
+        super().__init__()
+        self.table, self.genre, self.tak = tables["fardigheter"], genre, tak
+        self._base: tuple[dict, dict, dict] | None = None
+        self._leisure: tuple[list[dict], list[_Skill], bool] | None = None
+
+    def __missing__(self, skill_id: str) -> _Skill:
+        info = self[skill_id] = _Skill(self.table.get(skill_id, "färdighet"), self.genre, self.tak)
+        return info
+
+    def base(self) -> tuple[dict, dict, dict]:
+        """Values, labels and groups of the skills with a bas above 0 that exist here."""
+        if self._base is None:
+            values: dict[str, int] = {}
+            labels: dict[str, str] = {}
+            groups: dict[str, list[str]] = {g: [] for g in GRUPPER}
+            sheet = _Sheet(values, labels, groups, None, None)
+            for skill in self.table.entries:
+                if skill["bas"] > 0 and not skill.get("klass"):
+                    info = self[skill["id"]]
+                    if info.open:
+                        value = min(info.bas, info.cap_for(values))
+                        sheet.set_value(info.id, info.label, info.grupp, value)
+            self._base = (values, labels, groups)
+        return self._base
+
+    def draw_leisure(self, rand: Callable[[], float], count: int) -> list[_Skill]:
+        """`count` different vanliga or kunskap skills of the genre, as Table.draw draws them."""
+        if self._leisure is None:
+            entries = [
+                s
+                for s in self.table.entries
+                if s["grupp"] in ("vanliga", "kunskap") and self[s["id"]].open
+            ]
+            uniform = all(float(s.get("weight", 1)) == 1.0 for s in entries)
+            self._leisure = (entries, [self[s["id"]] for s in entries], uniform)
+        entries, infos, uniform = self._leisure
+        if uniform and count <= len(infos):
+            # weights of 1: bisecting [1, 2, ..., n] at random() * n is int(random() * n)
+            pool = list(infos)
+            return [pool.pop(int(rand() * len(pool))) for _ in range(count)]
+        return [self[s["id"]] for s in self.table.draw(_Stream(rand), count, among=entries)]
+
+
+class _Sheet:
+    """A character's skills as they are built (values, labels, groups), within caps."""
+
+    __slots__ = ("values", "labels", "groups", "rand", "log")
+
+    def __init__(self, values: dict, labels: dict, groups: dict, rand, log) -> None:
+        self.values, self.labels, self.groups = values, labels, groups
+        self.rand, self.log = rand, log  # log: ctx.log for a player character, else None
+
+    def add(self, skill: _Skill, amount: int, spec: str | None = None, why: str = "") -> str:
+        """Raise a skill by `amount` from its bas (or its current value), within its cap.
+
+        A <klass> skill without `spec` takes one from the genre's list, not one already held.
+        """
+        if not skill.open:
+            raise ChargenError(
+                f"the skill '{skill.id}' does not exist in the genre '{skill.genre['id']}' "
+                f"(it exists in {', '.join(skill.skill['genrer'])})"
+            )
+        values = self.values
+        if spec is not None:
+            key, label = skill.specified(spec)
+        elif skill.klass is not None:
+            options = skill.options()
+            free = [o for o in options if o[0] not in values] or options
+            key, label = free[int(self.rand() * len(free))]
+        else:
+            key, label = skill.id, skill.label
+        start = values.get(key, skill.bas)
+        cap = skill.cap_for(values)
+        value = min(start + amount, cap)
+        value = max(value, min(start, cap))
+        values[key] = value
+        if key not in self.labels:
+            self.labels[key] = label
+            self.groups.setdefault(skill.grupp, []).append(key)
+        if self.log is not None:
+            self.log(fardighet=key, fran=start, till=value, **({"for": why} if why else {}))
+        return key
+
+    def set_value(self, key: str, label: str, group: str, value: int) -> None:
+        self.values[key] = value
+        self.labels[key] = label
+        if key not in self.groups.setdefault(group, []):
+            self.groups[group].append(key)
+
+
+class _Arms:
+    """The weapons a yrke may carry in a genre, with its shield, Obeväpnad and skill dice."""
+
+    def __init__(self, tables: Tables, job: dict, genre: dict) -> None:
+        self.lists = []
+        for table in ("narstridsvapen", "avstandsvapen"):
+            tab = tables[table]
+            here = [tab.get(w) for w in job[table] if w in genre[table]]
+            needs = [(w, w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]
+            self.lists.append((table, needs, {}))
+        melee = tables["narstridsvapen"]
+        open_shield = "skold" in melee and "skold" in genre["narstridsvapen"]
+        self.shield = melee.get("skold") if job.get("skold") and open_shield else None
+        self.unarmed = melee.get("obevapnad") if "obevapnad" in melee else None
+        self.dice = job["vapenfardighet"]
+        self.roll = _roller(self.dice)
+
+    @staticmethod
+    def usable(needs: list, memo: dict, sto: int, sty: int) -> tuple[list, list, list]:
+        """(usable weapons, their cumulative weights, weapons refused) for STO and STY."""
+        found = memo.get((sto, sty))
+        if found is None:
+            usable = [w for w, s, t in needs if sto >= s and sty >= t]
+            refused = [w for w, s, t in needs if not (sto >= s and sty >= t)]
+            found = memo[(sto, sty)] = (usable, _cumulative(usable), refused)
+        return found
+
+
+class _WeaponRow:
+    """A weapon's row on the sheet: everything but the character's own numbers, per Grundskada."""
+
+    def __init__(self, tables: Tables, rules: dict, table: str, weapon: dict) -> None:
+        self.tables, self.rules, self.table, self.weapon = tables, rules, table, weapon
+        self.key = weapon["fardighet"]
+        self.attr: str | None = None  # Sv "STY": the metres are the character's STY
+        self.metres = 0
+        if table != "narstridsvapen":
+            sv = weapon["skottvidd"]
+            if sv.lower() in GRUNDEGENSKAPER:
+                self.attr = sv.lower()
+            else:
+                self.metres = int(sv)
+        # "Att använda ett (enhands-)vapen i 'fel' hand är alltid en separat färdighet,
+        # med ett utgångsvärde på 1."
+        self.off_hand = weapon.get("grepp") == "Enhands" and self.key not in ("narkamp", "skold")
+        self._off_hand_label: str | None = None
+        self._rows: dict[str, dict] = {}
+
+    def off_hand_label(self) -> str:
+        if self._off_hand_label is None:
+            name = self.tables["fardigheter"].get(self.key)["name"]
+            self._off_hand_label = f"{name} (fel hand)"
+        return self._off_hand_label
+
+    def row(self, grund: str) -> dict:
+        """The row for Grundskada `grund`, with `varde` (and Sv in metres) to fill in."""
+        row = self._rows.get(grund)
+        if row is None:
+            weapon = self.weapon
+            basis = weapon
+            if "som" in weapon:  # the Lans: "räknas som ett långspjut ... i normal närstrid"
+                basis = self.tables[self.table].get(weapon["som"])
+            row = {
+                "id": weapon["id"],
+                "namn": weapon["name"],
+                "skada": weapon["skada"],
+                "typ": weapon["typ"],
+                "faktisk_skada": actual_damage(basis["skada"], grund, self.rules),
+            }
+            if self.table == "narstridsvapen":
+                row["langd"] = weapon["langd"]
+                if "grepp" in weapon:
+                    row["grepp"] = weapon["grepp"]
+            else:
+                row["eldhastighet"] = weapon["eldhastighet"]
+                row["skottvidd"] = weapon["skottvidd"]
+                row["skottvidd_meter"] = self.metres
+            row["fardighet"] = self.key
+            row["varde"] = 0
+            if "anmarkning" in weapon:
+                row["anmarkning"] = weapon["anmarkning"]
+            self._rows[grund] = row
+        return row
+
+
+class _Plans:
+    """What the tables say, worked out once per batch (see above)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self._rules: dict | None = None
+        self.memo: dict[Any, Any] = {}
+
+    @property
+    def rules(self) -> dict:
+        if self._rules is None:
+            self._rules = self.tables["regler"].settings
+        return self._rules
+
+    def templates(self) -> tuple[list[dict], list[float]]:
+        found = self.memo.get("mallar")
+        if found is None:
+            entries = list(self.tables["mallar"].entries)
+            found = self.memo["mallar"] = (entries, _cumulative(entries))
+        return found
+
+    def genres(self, ctx: Context, template_id: str | None) -> tuple[list, list, str]:
+        """The genres open to the choices made, their cumulative weights, why others are not."""
+        key = ("genrer", ctx.kind, ctx.option("art"), ctx.option("yrke"), template_id)
+        found = self.memo.get(key)
+        if found is None:
+            pool, why = _genre_pool(ctx, template_id)
+            found = self.memo[key] = (pool, _cumulative(pool), why)
+        return found
+
+    def species_pool(self, genre_id: str) -> tuple[list, list, dict | None]:
+        """The species of a genre, their cumulative weights, and människa if it lives there."""
+        key = ("arter", genre_id)
+        found = self.memo.get(key)
+        if found is None:
+            tab = self.tables["arter"]
+            pool = [e for e in tab.entries if genre_id in e["genrer"]]
+            default = tab.get("manniska") if "manniska" in tab else None
+            found = self.memo[key] = (pool, _cumulative(pool), default if default in pool else None)
+        return found
+
+    def species(self, art_id: str) -> tuple[list, dict]:
+        """[(grundegenskap, dice, roller)] and the artmaximum of a species."""
+        key = ("tarningar", art_id)
+        found = self.memo.get(key)
+        if found is None:
+            dice = self.tables["arter"].get(art_id)["tarningar"]
+            missing = [g for g in GRUNDEGENSKAPER if g not in dice]
+            if missing:
+                raise ChargenError(f"arter.toml: '{art_id}' has no dice for {', '.join(missing)}")
+            rollers = [(g, dice[g], _roller(dice[g])) for g in GRUNDEGENSKAPER]
+            found = self.memo[key] = (rollers, {g: artmaximum(dice[g]) for g in GRUNDEGENSKAPER})
+        return found
+
+    def grundskada(self, sto_sty: int) -> str:
+        key = ("grundskada", sto_sty)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = grundskada(sto_sty, self.rules)
+        return found
+
+    def kp(self, lp: int) -> dict[str, int]:
+        key = ("kp", lp)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = {
+                p["id"]: kp(lp, p) for p in self.tables["kroppsdelar"].entries
+            }
+        return found
+
+    def dice(self, expression: str) -> tuple[str, Callable]:
+        key = ("dice", expression)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = (expression, _roller(expression))
+        return found
+
+    def jobs(self, genre_id: str) -> tuple[list, list]:
+        """The yrken of a genre and their cumulative weights."""
+        key = ("yrken", genre_id)
+        found = self.memo.get(key)
+        if found is None:
+            pool = [e for e in self.tables["yrken"].entries if genre_id in e["genrer"]]
+            found = self.memo[key] = (pool, _cumulative(pool))
+        return found
+
+    def template_job(self, template_id: str, genre_id: str) -> dict:
+        """An NPC's yrke: the first of its template's yrken that exists in the genre."""
+        key = ("mall_yrke", template_id, genre_id)
+        found = self.memo.get(key)
+        if found is None:
+            template = self.tables["mallar"].get(template_id)
+            here = {e["id"] for e in self.jobs(genre_id)[0]}
+            fits = [y for y in template["yrken"] if y in here]
+            if not fits:
+                raise ChargenError(
+                    f"the template '{template['id']}' has no yrke in the genre '{genre_id}'"
+                )
+            found = self.memo[key] = self.tables["yrken"].get(fits[0])
+        return found
+
+    def given(self, job: dict) -> list[tuple[str, str, Callable]]:
+        """A yrke's skills with their dice; Stridskonst last, since it is capped by Närkamp."""
+        key = ("fardigheter", job["id"])
+        found = self.memo.get(key)
+        if found is None:
+            ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
+            found = self.memo[key] = [(s, d, _roller(d)) for s, d in ordered]
+        return found
+
+    def skills(self, genre_id: str) -> _GenreSkills:
+        key = ("genre_fardigheter", genre_id)
+        found = self.memo.get(key)
+        if found is None:
+            genre = self.tables["genrer"].get(genre_id)
+            found = self.memo[key] = _GenreSkills(self.tables, genre, self.rules["tak"])
+        return found
+
+    def arms(self, job_id: str, genre_id: str) -> _Arms:
+        key = ("vapen", job_id, genre_id)
+        found = self.memo.get(key)
+        if found is None:
+            job = self.tables["yrken"].get(job_id)
+            genre = self.tables["genrer"].get(genre_id)
+            found = self.memo[key] = _Arms(self.tables, job, genre)
+        return found
+
+    def weapon(self, table: str, weapon: dict) -> _WeaponRow:
+        key = (table, weapon["id"])
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = _WeaponRow(self.tables, self.rules, table, weapon)
+        return found
+
+    def kits(self, job_id: str, genre_id: str) -> tuple[list, list]:
+        """The rustningspaket of a yrke that exist in a genre, and their cumulative weights."""
+        key = ("rustningspaket", job_id, genre_id)
+        found = self.memo.get(key)
+        if found is None:
+            kits = self.tables["rustningspaket"]
+            job = self.tables["yrken"].get(job_id)
+            pool = [kits.get(k) for k in job["rustningspaket"] if genre_id in kits.get(k)["genrer"]]
+            found = self.memo[key] = (pool, _cumulative(pool))
+        return found
+
+    def outfit(self, kit: dict) -> tuple[list, dict, dict]:
+        key = ("utrustning", kit["id"])
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = _outfit(kit, self.tables, self.rules)
+        return found
+
+
+def _plans(ctx: Context) -> _Plans:
+    plans = ctx.cache.get(_Plans)
+    if plans is None:
+        plans = ctx.cache[_Plans] = _Plans(ctx.tables)
+    return plans
+
+
+def _choose(
+    ctx: Context,
+    option: str,
+    table: str,
+    pool: list[dict],
+    cumulative: list[float],
+    why: str | Callable[[dict], str] = "",
+    whole: bool = False,
+) -> dict:
+    """ctx.choose among `pool`; the common case (no option given, no prompt) is drawn here
+    from the pool's precomputed weights, as Table.pick would draw it."""
+    if ctx.prompter is not None or ctx.option(option) is not None:
+        return ctx.choose(option, table, allowed=None if whole else pool, why=why)
+    if not pool:
+        raise ChargenError(f"no {option} is open here ({table} has none that fit)")
+    entry = pool[bisect(cumulative, ctx.rng.random() * cumulative[-1])]
+    if ctx.kind == "pc":
+        ctx.log(choice=option, id=entry["id"], name=entry.get("name", entry["id"]), by="random")
+    return entry
+
+
 # -- steps -------------------------------------------------------------------------------
-
-
-def _rules(ctx: Context) -> dict:
-    return ctx.settings("regler")
 
 
 def _namn(char: dict, ctx: Context) -> None:
@@ -277,7 +757,7 @@ def _namn(char: dict, ctx: Context) -> None:
 
 
 def _template(char: dict, ctx: Context) -> None:
-    template = ctx.choose("template", "mallar")
+    template = _choose(ctx, "template", "mallar", *_plans(ctx).templates(), whole=True)
     char["template"] = template["id"]
     char["mall_namn"] = template["name"]
 
@@ -306,27 +786,32 @@ def _genre_pool(ctx: Context, template_id: str | None) -> tuple[list[dict], str]
 
 def genre(char: dict, ctx: Context) -> None:
     """The genre (--genre), among those the chosen art, yrke or template exist in."""
-    pool, why = _genre_pool(ctx, char.get("template"))
+    pool, cumulative, why = _plans(ctx).genres(ctx, char.get("template"))
     if not pool:
         raise ChargenError(f"no genre fits these choices: {why}")
-    entry = ctx.choose("genre", "genrer", allowed=pool, why=why)
+    entry = _choose(ctx, "genre", "genrer", pool, cumulative, why=why)
     char["genre"] = entry["id"]
     char["genre_namn"] = entry["name"]
 
 
 def art(char: dict, ctx: Context) -> None:
     """The species (--art), among those living in the genre; människa is the default."""
-    tab = ctx.table("arter")
-    pool = [e for e in tab.entries if char["genre"] in e["genrer"]]
-    default = tab.get("manniska") if "manniska" in tab else None
-    if ctx.option("art") is None and ctx.prompter is None and ctx.kind == "pc" and default in pool:
+    pool, cumulative, default = _plans(ctx).species_pool(char["genre"])
+    if (
+        ctx.option("art") is None
+        and ctx.prompter is None
+        and ctx.kind == "pc"
+        and default is not None
+    ):
         entry = default  # a player character is a människa unless --art says otherwise
         ctx.log(choice="art", id=entry["id"], name=entry["name"], by="default")
     else:
-        entry = ctx.choose(
+        entry = _choose(
+            ctx,
             "art",
             "arter",
-            allowed=pool,
+            pool,
+            cumulative,
             why=lambda e: (
                 f"the art '{e['id']}' lives in {', '.join(e['genrer'])}, "
                 f"not in the genre '{char['genre']}'"
@@ -338,171 +823,77 @@ def art(char: dict, ctx: Context) -> None:
 
 def grundegenskaper(char: dict, ctx: Context) -> None:
     """HÄL, KRA, SKI, STO, STY rolled on the species' dice, with each one's artmaximum."""
-    dice = ctx.table("arter").get(char["art"])["tarningar"]
-    missing = [g for g in GRUNDEGENSKAPER if g not in dice]
-    if missing:
-        raise ChargenError(f"arter.toml: '{char['art']}' has no dice for {', '.join(missing)}")
-    char["grundegenskaper"] = {g: ctx.roll(dice[g], LABELS[g]).total for g in GRUNDEGENSKAPER}
-    char["artmaximum"] = {g: artmaximum(dice[g]) for g in GRUNDEGENSKAPER}
+    rollers, maximum = _plans(ctx).species(char["art"])
+    if ctx.kind == "pc":
+        char["grundegenskaper"] = {g: ctx.roll(d, LABELS[g]).total for g, d, _r in rollers}
+    else:
+        rand = ctx.rng.random
+        char["grundegenskaper"] = {g: roll(rand) for g, _d, roll in rollers}
+    char["artmaximum"] = dict(maximum)
 
 
 def beraknade(char: dict, ctx: Context) -> None:
     """LP, Snabbhet, Grundskada and KP per body part, by the document's formulas."""
-    rules = _rules(ctx)
+    plans = _plans(ctx)
+    rules = plans.rules
     g = char["grundegenskaper"]
     char["lp"] = round_up(g["hal"] + g["sto"], rules["lp_delare"])
     char["snabbhet"] = round_up(g["ski"] + g["sty"], rules["snabbhet_delare"])
-    char["grundskada"] = grundskada(g["sto"] + g["sty"], rules)
-    char["kp"] = {p["id"]: kp(char["lp"], p) for p in ctx.table("kroppsdelar").entries}
-    ctx.log(lp=char["lp"], snabbhet=char["snabbhet"], grundskada=char["grundskada"])
-
-
-def _skill_label(skill: dict, genre_id: str, spec: str | None) -> str:
-    base = skill.get("namn_per_genre", {}).get(genre_id)
-    if spec is None:
-        return base or skill["name"]
-    prefix = base or skill.get("prefix", "")
-    return f"{prefix} {spec}".strip()
-
-
-class _Skills:
-    """The character's skills as they are built: values, labels and groups, within caps."""
-
-    def __init__(self, char: dict, ctx: Context) -> None:
-        self.char, self.ctx = char, ctx
-        self.table = ctx.table("fardigheter")
-        self.genre = ctx.table("genrer").get(char["genre"])
-        self.caps = _rules(ctx)["tak"]
-        self.values: dict[str, int] = char.setdefault("fardigheter", {})
-        self.labels: dict[str, str] = char.setdefault("fardighetsnamn", {})
-        self.groups: dict[str, list[str]] = char.setdefault(
-            "fardighetsgrupper", {g: [] for g in GRUPPER}
-        )
-
-    def open_here(self, skill: dict) -> bool:
-        return "genrer" not in skill or self.genre["id"] in skill["genrer"]
-
-    def cap(self, skill: dict) -> int:
-        try:
-            cap = self.caps[skill["grupp"]]
-        except KeyError:
-            raise ChargenError(
-                f"regler.toml: tak has no cap for the skill group '{skill['grupp']}'"
-            ) from None
-        if skill["id"] == "stridskonst" or skill.get("klass") == "stridskonster":
-            # "kan aldrig överstiga personens värde i, Närkamp"
-            cap = min(cap, self.values.get("narkamp", 0))
-        return cap
-
-    def spec_for(self, skill: dict) -> str:
-        """A specification from the genre's list for a <klass> skill, not one already held."""
-        options = self.genre.get(skill["klass"])
-        if options is None:
-            raise ChargenError(
-                f"genrer.toml: '{self.genre['id']}' has no list '{skill['klass']}' "
-                f"for the skill '{skill['id']}'"
-            )
-        free = [o for o in options if self.key(skill, o) not in self.values] or list(options)
-        return free[int(self.ctx.rng.random() * len(free))]
-
-    def key(self, skill: dict, spec: str | None) -> str:
-        return skill["id"] if spec is None else f"{skill['id']}_{slug(spec)}"
-
-    def add(self, skill_id: str, amount: int, spec: str | None = None, why: str = "") -> str:
-        """Raise a skill by `amount` from its bas (or its current value), within its cap."""
-        skill = self.table.get(skill_id, "färdighet")
-        if not self.open_here(skill):
-            raise ChargenError(
-                f"the skill '{skill_id}' does not exist in the genre '{self.genre['id']}' "
-                f"(it exists in {', '.join(skill['genrer'])})"
-            )
-        if skill.get("klass") and spec is None:
-            spec = self.spec_for(skill)
-        key = self.key(skill, spec)
-        start = self.values.get(key, skill["bas"])
-        value = min(start + amount, self.cap(skill))
-        value = max(value, min(start, self.cap(skill)))
-        self.values[key] = value
-        if key not in self.labels:
-            self.labels[key] = _skill_label(skill, self.genre["id"], spec)
-            self.groups.setdefault(skill["grupp"], []).append(key)
-        self.ctx.log(fardighet=key, fran=start, till=value, **({"for": why} if why else {}))
-        return key
-
-    def set_value(self, key: str, label: str, group: str, value: int) -> None:
-        self.values[key] = value
-        self.labels[key] = label
-        if key not in self.groups.setdefault(group, []):
-            self.groups[group].append(key)
-
-
-def _yrke_pool(ctx: Context, genre_id: str) -> list[dict]:
-    return [e for e in ctx.table("yrken").entries if genre_id in e["genrer"]]
+    char["grundskada"] = plans.grundskada(g["sto"] + g["sty"])
+    char["kp"] = dict(plans.kp(char["lp"]))
+    if ctx.kind == "pc":
+        ctx.log(lp=char["lp"], snabbhet=char["snabbhet"], grundskada=char["grundskada"])
 
 
 def yrke(char: dict, ctx: Context) -> None:
     """The yrke (--yrke; an NPC's comes from its template) and the skills it gives."""
+    plans = _plans(ctx)
     genre_id = char["genre"]
-    pool = _yrke_pool(ctx, genre_id)
-    if ctx.kind == "npc":
-        template = ctx.table("mallar").get(char["template"])
-        fits = [y for y in template["yrken"] if y in {e["id"] for e in pool}]
-        if not fits:
-            raise ChargenError(
-                f"the template '{template['id']}' has no yrke in the genre '{genre_id}'"
-            )
-        entry = ctx.table("yrken").get(fits[0])
-        ctx.log(choice="yrke", id=entry["id"], name=entry["name"], by="template")
-    else:
-        entry = ctx.choose(
+    pc = ctx.kind == "pc"
+    if pc:
+        entry = _choose(
+            ctx,
             "yrke",
             "yrken",
-            allowed=pool,
+            *plans.jobs(genre_id),
             why=lambda e: (
                 f"the yrke '{e['id']}' cannot exist in the genre '{genre_id}' "
                 f"(it exists in {', '.join(e['genrer'])})"
             ),
         )
+    else:
+        entry = plans.template_job(char["template"], genre_id)
     char["yrke"] = entry["id"]
     char["yrke_namn"] = entry["name"]
-    char["fardigheter"], char["fardighetsnamn"] = {}, {}
-    char["fardighetsgrupper"] = {g: [] for g in GRUPPER}
-    skills = _Skills(char, ctx)
-    rules = _rules(ctx)
+    skills = plans.skills(genre_id)
+    rules = plans.rules
     # Everyone has the skills with a bas above 0 that exist here.
-    for skill in skills.table.entries:
-        if skill["bas"] > 0 and not skill.get("klass") and skills.open_here(skill):
-            skills.set_value(
-                skill["id"],
-                _skill_label(skill, genre_id, None),
-                skill["grupp"],
-                min(skill["bas"], skills.cap(skill)),
-            )
+    values, labels, groups = skills.base()
+    values = char["fardigheter"] = dict(values)
+    labels = char["fardighetsnamn"] = dict(labels)
+    groups = char["fardighetsgrupper"] = {g: list(keys) for g, keys in groups.items()}
+    rand = ctx.rng.random
+    roll = ctx.roll if pc else None
+    sheet = _Sheet(values, labels, groups, rand, ctx.log if pc else None)
     # The character's own tongue: the species' if it has one, else one of the genre's.
-    species = ctx.table("arter").get(char["art"])
-    genre_entry = ctx.table("genrer").get(genre_id)
+    tongues = skills.genre["modersmal"]
     tongue = (
-        species.get("modersmal")
-        or genre_entry["modersmal"][int(ctx.rng.random() * len(genre_entry["modersmal"]))]
+        plans.tables["arter"].get(char["art"]).get("modersmal")
+        or tongues[int(rand() * len(tongues))]
     )
-    native = ctx.roll(rules["modersmal"], f"Språk {tongue}").total
-    char["modersmal"] = skills.add("sprak", native, spec=tongue, why="modersmål")
+    dice, fast = plans.dice(rules["modersmal"])
+    native = roll(dice, f"Språk {tongue}").total if roll else fast(rand)
+    char["modersmal"] = sheet.add(skills["sprak"], native, spec=tongue, why="modersmål")
     # The yrke's skills; Stridskonst last, since it is capped by Närkamp.
-    given = sorted(entry["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
-    for skill_id, dice in given:
-        skills.add(skill_id, ctx.roll(dice, skill_id).total, why=entry["id"])
+    why = entry["id"]
+    for skill_id, dice, fast in plans.given(entry):
+        amount = roll(dice, skill_id).total if roll else fast(rand)
+        sheet.add(skills[skill_id], amount, why=why)
     # Leisure: a few vanliga or kunskap skills of the genre.
-    leisure = [
-        s
-        for s in skills.table.entries
-        if s["grupp"] in ("vanliga", "kunskap") and skills.open_here(s)
-    ]
-    for pick in skills.table.draw(ctx.rng, rules["fritid_antal"], among=leisure):
-        skills.add(pick["id"], ctx.roll(rules["fritid_varde"], pick["id"]).total, why="fritid")
-
-
-def _meets(weapon: dict, g: dict) -> bool:
-    return g["sto"] >= weapon.get("min_sto", 0) and g["sty"] >= weapon.get("min_sty", 0)
+    dice, fast = plans.dice(rules["fritid_varde"])
+    for skill in skills.draw_leisure(rand, rules["fritid_antal"]):
+        amount = roll(dice, skill.id).total if roll else fast(rand)
+        sheet.add(skill, amount, why="fritid")
 
 
 def _why_not(weapon: dict, g: dict) -> str:
@@ -514,84 +905,63 @@ def _why_not(weapon: dict, g: dict) -> str:
     return " och ".join(needs)
 
 
-def _weapon_row(weapon: dict, table: str, char: dict, ctx: Context, skill_key: str) -> dict:
-    rules = _rules(ctx)
-    code = weapon["skada"]
-    basis = weapon
-    if "som" in weapon:  # the Lans: "räknas som ett långspjut ... i normal närstrid"
-        basis = ctx.table(table).get(weapon["som"])
-    row = {
-        "id": weapon["id"],
-        "namn": weapon["name"],
-        "skada": code,
-        "typ": weapon["typ"],
-        "faktisk_skada": actual_damage(basis["skada"], char["grundskada"], rules),
-    }
-    if table == "narstridsvapen":
-        row["langd"] = weapon["langd"]
-        if "grepp" in weapon:
-            row["grepp"] = weapon["grepp"]
-    else:
-        row["eldhastighet"] = weapon["eldhastighet"]
-        row["skottvidd"] = weapon["skottvidd"]
-        sv = weapon["skottvidd"]
-        row["skottvidd_meter"] = (
-            char["grundegenskaper"][sv.lower()] if sv.lower() in GRUNDEGENSKAPER else int(sv)
-        )
-    row["fardighet"] = skill_key
-    row["varde"] = char["fardigheter"][skill_key]
-    if "anmarkning" in weapon:
-        row["anmarkning"] = weapon["anmarkning"]
-    return row
-
-
 def vapen(char: dict, ctx: Context) -> None:
     """Weapons from the document's tables, suited to yrke and genre, within their demands."""
+    plans = _plans(ctx)
     g = char["grundegenskaper"]
-    job = ctx.table("yrken").get(char["yrke"])
-    genre_entry = ctx.table("genrer").get(char["genre"])
-    skills = _Skills(char, ctx)
-    rules = _rules(ctx)
+    arms = plans.arms(char["yrke"], char["genre"])
+    pc = ctx.kind == "pc"
+    log = ctx.log if pc else None
+    rand = ctx.rng.random
     carried: list[tuple[str, dict]] = []
-    for table in ("narstridsvapen", "avstandsvapen"):
-        tab = ctx.table(table)
-        here = [tab.get(w) for w in job[table] if w in genre_entry[table]]
-        usable = [w for w in here if _meets(w, g)]
-        for w in here:
-            if w not in usable:
-                ctx.log(vapen=w["id"], ej_valbart=f"kräver {_why_not(w, g)}")
+    sto, sty = g["sto"], g["sty"]
+    for table, needs, memo in arms.lists:
+        usable, cumulative, refused = arms.usable(needs, memo, sto, sty)
+        if log is not None:
+            for w in refused:
+                log(vapen=w["id"], ej_valbart=f"kräver {_why_not(w, g)}")
         if usable:
-            carried.append((table, tab.pick(ctx.rng, usable)))
-    melee = next((w for t, w in carried if t == "narstridsvapen"), None)
-    if job.get("skold") and melee is not None and melee.get("grepp") == "Enhands":
-        tab = ctx.table("narstridsvapen")
-        if "skold" in tab and "skold" in genre_entry["narstridsvapen"]:
-            carried.append(("narstridsvapen", tab.get("skold")))
-    weapon_dice = job["vapenfardighet"]
+            carried.append((table, usable[bisect(cumulative, rand() * cumulative[-1])]))
+    if (
+        arms.shield is not None
+        and carried
+        and carried[0][0] == "narstridsvapen"
+        and carried[0][1].get("grepp") == "Enhands"
+    ):
+        carried.append(("narstridsvapen", arms.shield))
+    skills = plans.skills(char["genre"])
+    sheet = _Sheet(
+        char["fardigheter"], char["fardighetsnamn"], char["fardighetsgrupper"], rand, log
+    )
     rolled: set[str] = set()
     for _table, weapon in carried:
-        if weapon["fardighet"] not in rolled:
-            rolled.add(weapon["fardighet"])
-            amount = ctx.roll(weapon_dice, weapon["fardighet"]).total
-            skills.add(weapon["fardighet"], amount, why=weapon["id"])
+        skill_id = weapon["fardighet"]
+        if skill_id not in rolled:
+            rolled.add(skill_id)
+            amount = ctx.roll(arms.dice, skill_id).total if pc else arms.roll(rand)
+            sheet.add(skills[skill_id], amount, why=weapon["id"])
     # Everyone can fight unarmed (the table's first row, with Närkamp).
-    unarmed = ctx.table("narstridsvapen")
-    if "obevapnad" in unarmed and all(w["id"] != "obevapnad" for _t, w in carried):
-        carried.insert(0, ("narstridsvapen", unarmed.get("obevapnad")))
+    if arms.unarmed is not None and all(w["id"] != "obevapnad" for _t, w in carried):
+        carried.insert(0, ("narstridsvapen", arms.unarmed))
+    values = sheet.values
+    grund = char["grundskada"]
     rows = []
     for table, weapon in carried:
-        key = weapon["fardighet"]
-        if key not in char["fardigheter"]:
+        plan = plans.weapon(table, weapon)
+        key = plan.key
+        if key not in values:
             skill = skills.table.get(key)
-            skills.set_value(key, skill["name"], skill["grupp"], skill["bas"])
-        rows.append(_weapon_row(weapon, table, char, ctx, key))
-        ctx.log(vapen=weapon["id"], skada=weapon["skada"], faktisk_skada=rows[-1]["faktisk_skada"])
-        # "Att använda ett (enhands-)vapen i 'fel' hand är alltid en separat färdighet,
-        # med ett utgångsvärde på 1."
-        if weapon.get("grepp") == "Enhands" and key not in ("narkamp", "skold"):
-            skill = skills.table.get(key)
-            skills.set_value(
-                f"{key}_fel_hand", f"{skill['name']} (fel hand)", "strid", rules["fel_hand"]
+            sheet.set_value(key, skill["name"], skill["grupp"], skill["bas"])
+        row = plan.row(grund).copy()
+        row["varde"] = values[key]
+        if plan.attr is not None:
+            row["skottvidd_meter"] = g[plan.attr]
+        rows.append(row)
+        if log is not None:
+            log(vapen=weapon["id"], skada=weapon["skada"], faktisk_skada=row["faktisk_skada"])
+        if plan.off_hand:
+            sheet.set_value(
+                f"{key}_fel_hand", plan.off_hand_label(), "strid", plans.rules["fel_hand"]
             )
     char["vapen"] = rows
 
@@ -600,26 +970,14 @@ def _sp(entry: dict) -> dict:
     return {k: entry["sp"][k] for k in ("h", "k", "s")}
 
 
-def rustning(char: dict, ctx: Context) -> None:
-    """Armour and helmet per body part from a kit of the yrke, SP and fatigue rolls."""
-    rules = _rules(ctx)
-    job = ctx.table("yrken").get(char["yrke"])
-    kits = ctx.table("rustningspaket")
-    pool = [kits.get(k) for k in job["rustningspaket"] if char["genre"] in kits.get(k)["genrer"]]
-    if not pool:
-        raise ChargenError(
-            f"yrken.toml: the yrke '{job['id']}' has no rustningspaket in the genre "
-            f"'{char['genre']}'"
-        )
-    kit = kits.pick(ctx.rng, pool)
-    ctx.log(rustningspaket=kit["id"])
-    char["rustningspaket"] = kit["name"]
-    armour, helmets = ctx.table("rustningar"), ctx.table("hjalmar")
+def _outfit(kit: dict, tables: Tables, rules: dict) -> tuple[list, dict, dict]:
+    """A kit's armour rows, SP per body part and fatigue rolls (the same for everyone)."""
+    armour, helmets = tables["rustningar"], tables["hjalmar"]
     whole = [armour.get(a) for a in kit["delar"].values() if armour.get(a).get("med_hjalm")]
     worn: dict[tuple[str, str, bool], list[str]] = {}
     entries: dict[tuple[str, str, bool], dict] = {}
     skydd = {}
-    for part in ctx.table("kroppsdelar").entries:
+    for part in tables["kroppsdelar"].entries:
         pieces: list[tuple[str, dict, bool]] = []
         if part["rustning"] == "hjalmar":
             if "hjalm" in kit:
@@ -658,21 +1016,44 @@ def rustning(char: dict, ctx: Context) -> None:
         if is_under:
             row["under"] = True
         rows.append(row)
-    char["rustning"] = rows
-    char["skydd"] = skydd
-    heads = {p["id"] for p in ctx.table("kroppsdelar").entries if p["rustning"] == "hjalmar"}
+    heads = {p["id"] for p in tables["kroppsdelar"].entries if p["rustning"] == "hjalmar"}
     heavy_parts = sum(
         1 for p, sp in skydd.items() if p not in heads and sp["h"] >= rules["tungt_pansar_hsp"]
     )
     heavy = int(heavy_parts > rules["tungt_pansar_delar"])
     helmet = int(any(skydd[h]["h"] >= rules["hjalm_hsp"] for h in heads))
-    char["trotthetsslag"] = {
+    trotthet = {
         "grund": rules["trotthet_grund"],
         "tungt_pansar": heavy,
         "hjalm": helmet,
         "summa": rules["trotthet_grund"] + heavy + helmet,
     }
-    ctx.log(trotthetsslag=char["trotthetsslag"]["summa"])
+    return rows, skydd, trotthet
+
+
+def rustning(char: dict, ctx: Context) -> None:
+    """Armour and helmet per body part from a kit of the yrke, SP and fatigue rolls."""
+    plans = _plans(ctx)
+    pool, cumulative = plans.kits(char["yrke"], char["genre"])
+    if not pool:
+        raise ChargenError(
+            f"yrken.toml: the yrke '{char['yrke']}' has no rustningspaket in the genre "
+            f"'{char['genre']}'"
+        )
+    kit = pool[bisect(cumulative, ctx.rng.random() * cumulative[-1])]
+    pc = ctx.kind == "pc"
+    if pc:
+        ctx.log(rustningspaket=kit["id"])
+    char["rustningspaket"] = kit["name"]
+    rows, skydd, trotthet = plans.outfit(kit)
+    # each character gets its own copies of the kit's rows
+    char["rustning"] = [
+        {**row, "sp": dict(row["sp"]), "kroppsdelar": list(row["kroppsdelar"])} for row in rows
+    ]
+    char["skydd"] = {part: dict(sp) for part, sp in skydd.items()}
+    char["trotthetsslag"] = dict(trotthet)
+    if pc:
+        ctx.log(trotthetsslag=trotthet["summa"])
 
 
 PC_STEPS = [
