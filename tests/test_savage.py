@@ -448,6 +448,37 @@ def test_tough_grades(grade, wounds):
         assert char["foszereplo"] is False and char["vadkocka"] is None
 
 
+def _row(text: str, label: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith(label))
+
+
+def test_sheet_and_roster_tell_the_sebek_of_each_role_and_grade():
+    # "Főszereplő három Sebet bír, a negyedik Harcképtelenné tesz. Mellékszereplő az első
+    # Sebtől Harcképtelen"; "Szívós: az első Seb csak Megzavarja; Nagyon szívós: egy Sebet
+    # elvisel." The sheet says it in the grade's own words; the roster names the grade.
+    for grade in TABLES["szivos_fokozatok"].entries:
+        sheet = run("savage", "npc", "--tough", grade["id"], "--seed", "3").stdout
+        words = grade["description"].rstrip(".")
+        assert (
+            _row(sheet, "Sebek").split(None, 1)[1]
+            == f"{grade['name']}: {words[0].lower()}{words[1:]}"
+        )
+        roster = run("savage", "npc", "--tough", grade["id"], "-n", "3", "--seed", "3").stdout
+        assert roster.count(f"  {grade['sebek_max']} ({grade['name']})\n") == 3
+    sheet = run("savage", "npc", "--template", "polgar", "--seed", "3").stdout
+    assert _row(sheet, "Sebek").endswith("  az első Seb Harcképtelenné teszi")
+    sheet = run("savage", "npc", "--template", "medve", "--seed", "3").stdout
+    assert "Szívós: az első Seb csak Megzavarja" in _row(sheet, "Sebek")
+    sheet = run("savage", "npc", "--wild-card", "--seed", "3").stdout
+    assert _row(sheet, "Sebek").endswith(
+        f"  {S['sebek_foszereplo']} (a következő Harcképtelenné tesz)"
+    )
+    roster = run("savage", "npc", "--wild-card", "-n", "3", "--seed", "3").stdout
+    assert roster.count(f"  {S['sebek_foszereplo']} (Főszereplő)\n") == 3
+    roster = run("savage", "npc", "--template", "polgar", "-n", "3", "--seed", "3").stdout
+    assert [line.split()[-1] for line in roster.splitlines()[2:]] == ["0", "0", "0"]
+
+
 def test_wild_card_npc_is_a_foszereplo():
     for char in make("savage", "npc", count=60, seed=8, options={"wild_card": True}):
         assert char["foszereplo"] is True and char["vadkocka"] == "d6"
@@ -622,6 +653,13 @@ def test_cli_pc_sheet_and_json():
     assert data[0]["seed"] == 5 and data[0]["foszereplo"] is True
     npc = run("savage", "npc", "--seed", "5", "-n", "20")
     assert npc.exit_code == 0 and "Név" in npc.stdout
+
+
+def test_pc_sheet_counts_money_in_the_packs_currency():
+    char = json.loads(run("savage", "pc", "--seed", "5", "-f", "json").stdout)[0]
+    sheet = run("savage", "pc", "--seed", "5").stdout
+    unit = S["penznem"]
+    assert f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})" in sheet
 
 
 def test_cli_bad_choices_exit_2_listing_valid_ones():

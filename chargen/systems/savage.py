@@ -13,6 +13,7 @@ the design notes, kept with every other number in tables/savage/beallitasok.toml
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
@@ -22,6 +23,7 @@ from chargen.tables import Spec, Table, Tables, key_line
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
 EFFECTS = ("mozgas", "futaskocka", "haritas", "szivossag", "meret", "sorspont", "penz_szazalek")
 GENDER = {"male": "férfi", "female": "nő"}
+GRADES = {"sulyos": "súlyos", "enyhe": "enyhe"}  # the two grades of a Hátrány
 TOP = 14  # rungs of the die ladder in code: d4..d12, then d12+1 .. d12+10 for monsters
 
 SPECS = {
@@ -157,6 +159,7 @@ LABELS = {
     "sorspont": "Sorspont",
     "sebek_max": "Sebek",
     "szivos": "Szívós",
+    "nagyon_szivos": "Nagyon szívós",
     "mozgas": "Mozgás",
     "haritas": "Hárítás",
     "szivossag": "Szívósság",
@@ -176,8 +179,6 @@ LABELS = {
 def ladder(table: Table) -> tuple[str, ...]:
     """The die ladder of the pack: its rungs, then d12+1, d12+2 ... for monsters."""
     base = tuple(table.setting("kocka_letra"))
-    if not base:
-        raise TableError([Problem(str(table.path), 0, "kocka_letra is empty")])
     return base + tuple(f"{base[-1]}+{n}" for n in range(1, TOP - len(base) + 2))
 
 
@@ -188,7 +189,11 @@ def half_die(die: str) -> int:
 
 
 class _Rules:
-    """The pack's numbers and lookups, validated and precomputed once per batch."""
+    """The pack's numbers and lookups, precomputed once per batch.
+
+    The pack was checked before (`check_pack`, run by `chargen tables check` and
+    before a user's pack is used), so this only reads it.
+    """
 
     def __init__(self, ctx: Context) -> None:
         rules = ctx.table("beallitasok")
@@ -206,47 +211,13 @@ class _Rules:
         skills = ctx.table("kepzettsegek")
         self.skills = {e["id"]: e for e in skills.entries}
         self.core = tuple(e["id"] for e in skills.entries if e.get("alap"))
-        self.attrs = {e["id"]: e for e in ctx.table("alaptulajdonsagok").entries}
-        missing = [a for a in ATTRS if a not in self.attrs]
-        if missing:
-            path = ctx.table("alaptulajdonsagok").path
-            raise TableError([Problem(str(path), 0, f"missing alaptulajdonságok: {missing}")])
-        self._check_entries(ctx)
-
-    def _check_entries(self, ctx: Context) -> None:
-        """What types alone cannot say: dice on the ladder, keys that are traits."""
-        problems: list[Problem] = []
-
-        def check(table: Table, key: str, valid, what: str) -> None:
-            for i, entry in enumerate(table.entries):
-                value = entry.get(key)
-                if value is None:
-                    continue
-                items = value.items() if isinstance(value, dict) else [(None, value)]
-                for name, die in items:
-                    bad = name if name is not None and name not in valid else None
-                    if bad is not None or (what == "die" and die not in self.index):
-                        text = f"unknown {what} key '{bad}'" if bad else f"{die!r} is not a die"
-                        where = key_line(table.text, key, i)
-                        problems.append(Problem(str(table.path), where, f"'{key}': {text}"))
-
-        edges = ctx.table("elonyok")
-        check(edges, "kell_tulajdonsag", ATTRS, "die")
-        check(edges, "kell_kepzettseg", self.skills, "die")
-        check(ctx.table("felszereles"), "min_ero", (), "die")
-        concepts = ctx.table("koncepciok")
-        check(concepts, "tulajdonsag_sulyok", ATTRS, "weight")
-        check(concepts, "kepzettseg_sulyok", self.skills, "weight")
-        if problems:
-            raise TableError(problems)
 
     def die_index(self, table: Table, key: str, value: Any = None, entry: int | None = None) -> int:
+        """The rung of a die the pack gives; a die off the ladder names file and line."""
         text = table.settings.get(key) if value is None else value
         if text not in self.index:
             where = key_line(table.text, key, entry)
-            valid = ", ".join(self.ladder)
-            msg = f"'{key}': {text!r} is not a die of the ladder ({valid})"
-            raise TableError([Problem(str(table.path), where, msg)])
+            raise TableError([Problem(str(table.path), where, _off_ladder(key, text, self.ladder))])
         return self.index[text]
 
     def step_cost(self, skill: str, new_index: int, attrs: dict[str, str]) -> int:
@@ -260,6 +231,244 @@ def rules(ctx: Context) -> _Rules:
     if found is None:
         found = ctx.cache["_rules"] = _Rules(ctx)
     return found
+
+
+# -- the pack's own checks ------------------------------------------------------------
+
+SETTING_DICE = (
+    "tulajdonsag_kezdo",
+    "tulajdonsag_max",
+    "alap_kepzettseg_kezdo",
+    "kepzettseg_max",
+    "futaskocka",
+    "futaskocka_min",
+    "vadkocka",
+)
+# Settings that are prices or divisors: 0 would buy for free or divide by zero.
+POSITIVE = (
+    "hatrany_pont_sulyos",
+    "hatrany_pont_enyhe",
+    "ar_tulajdonsag",
+    "ar_elony",
+    "ar_kepzettseg",
+    "ar_penz",
+    "lepes_ar_alatt",
+    "lepes_ar_felett",
+    "mellekszereplo_valtozatok",
+)
+PURCHASES = ("tulajdonsag", "elony", "kepzettseg", "penz")  # what Hátrány points buy
+FIGHTING = "kozelharc"  # the skill Hárítás is half of
+_RUNG = re.compile(r"d[1-9][0-9]*")
+
+
+def _off_ladder(key: str, value: Any, rungs: tuple[str, ...]) -> str:
+    shown = ", ".join(r for r in rungs if "+" not in r)
+    beyond = [r for r in rungs if "+" in r]
+    if beyond:
+        shown += f", then {beyond[0]} to {beyond[-1]}"
+    return f"'{key}': {value!r} is not a die of the ladder ({shown})"
+
+
+def check_pack(tables: Tables) -> list[Problem]:
+    """What the table specs cannot say, for `chargen tables check` and a user's pack.
+
+    Dice on the pack's die ladder; keys that are the five alaptulajdonságok or the
+    pack's képzettségek; Hátrány grades, purchases and shop kinds the procedure
+    knows; and settings whose numbers the procedure can always spend. Each problem
+    names its file and line.
+    """
+    out: list[Problem] = []
+
+    def fault(table: Table, text: str, key: str | None = None, index: int | None = None) -> None:
+        line = key_line(table.text, key, index) if key else 0
+        out.append(Problem(str(table.path), line, text))
+
+    rules_table = tables["beallitasok"]
+    s = rules_table.settings
+    base = s["kocka_letra"]
+    sides = [int(d[1:]) if _RUNG.fullmatch(d) else 0 for d in base]
+    if not base or 0 in sides or sides != sorted(set(sides)):
+        fault(
+            rules_table,
+            f'kocka_letra must list dice such as "d4", lowest first, each once (not {base!r})',
+            "kocka_letra",
+        )
+        return out  # no die can be read without the ladder
+    rungs = ladder(rules_table)
+    index = {die: i for i, die in enumerate(rungs)}
+    _check_settings(rules_table, rungs, index, fault)
+
+    def dice(table: Table, key: str, keys: Any = None, what: str = "") -> None:
+        """`key` of each entry: a die, or a {trait = die} table whose keys are in `keys`."""
+        for i, entry in enumerate(table.entries):
+            value = entry.get(key)
+            if value is None:
+                continue
+            items = value.items() if isinstance(value, dict) else [(None, value)]
+            for name, die in items:
+                if name is not None and name not in keys:
+                    fault(
+                        table,
+                        f"'{key}': unknown {what} '{name}' (valid: {', '.join(keys)})",
+                        key,
+                        i,
+                    )
+                elif die not in index:
+                    fault(table, _off_ladder(key, die, rungs), key, i)
+
+    attrs = tables["alaptulajdonsagok"]
+    for a in ATTRS:
+        if a not in attrs:
+            fault(attrs, f"missing alaptulajdonság '{a}' (savage has {', '.join(ATTRS)})")
+    for i, entry in enumerate(attrs.entries):
+        if entry["id"] not in ATTRS:
+            text = f"unknown alaptulajdonság '{entry['id']}': savage has {', '.join(ATTRS)}"
+            fault(attrs, text, "id", i)
+    skills = tables["kepzettsegek"]
+    if FIGHTING not in skills:
+        fault(skills, f"missing képzettség '{FIGHTING}' (Hárítás is 2 + half of it)")
+    edges = tables["elonyok"]
+    dice(edges, "kell_tulajdonsag", ATTRS, "alaptulajdonság")
+    dice(edges, "kell_kepzettseg", skills.ids, "képzettség")
+    ranks = {e["rang"] for e in edges.entries}
+    for rank in s["kezdo_rangok"]:
+        if rank not in ranks:
+            text = f"kezdo_rangok: no Előny has rang '{rank}' (ranks: {', '.join(sorted(ranks))})"
+            fault(rules_table, text, "kezdo_rangok")
+    flaws = tables["hatranyok"]
+    for i, entry in enumerate(flaws.entries):
+        if entry["sulyossag"] not in GRADES:
+            text = f"sulyossag {entry['sulyossag']!r} must be one of {', '.join(GRADES)}"
+            fault(flaws, text, "sulyossag", i)
+    items = tables["felszereles"]
+    dice(items, "min_ero")
+    kinds = {e["tipus"] for e in items.entries}
+    for kind in s["bevasarlas"]:
+        if kind not in kinds:
+            text = f"bevasarlas: no item has tipus '{kind}' (tipus: {', '.join(sorted(kinds))})"
+            fault(rules_table, text, "bevasarlas")
+    concepts = tables["koncepciok"]
+    for key, keys, what in (
+        ("tulajdonsag_sulyok", ATTRS, "alaptulajdonság"),
+        ("kepzettseg_sulyok", skills.ids, "képzettség"),
+    ):
+        for i, entry in enumerate(concepts.entries):
+            for name, weight in entry[key].items():
+                if name not in keys:
+                    fault(concepts, f"'{key}': unknown {what} '{name}'", key, i)
+                elif weight < 0:
+                    fault(concepts, f"'{key}': weight of '{name}' below 0 ({weight})", key, i)
+    templates = tables["mellekszereplok"]
+    for i, entry in enumerate(templates.entries):
+        missing = [a for a in ATTRS if a not in entry["alaptulajdonsagok"]]
+        if missing:
+            text = f"'alaptulajdonsagok' lacks {', '.join(missing)} (a template gives all five)"
+            fault(templates, text, "alaptulajdonsagok", i)
+        if entry.get("szoras", 0) < 0:
+            fault(templates, f"'szoras' must be 0 or more, not {entry['szoras']}", "szoras", i)
+    dice(templates, "alaptulajdonsagok", ATTRS, "alaptulajdonság")
+    dice(templates, "kepzettsegek", skills.ids, "képzettség")
+    dice(templates, "futaskocka")
+    return out
+
+
+def _check_settings(table: Table, rungs: tuple[str, ...], index: dict[str, int], fault) -> None:
+    """beallitasok: dice on the ladder, numbers in range, Hátrány points always spendable."""
+    s = table.settings
+    dice_ok = numbers_ok = True
+    for key in SETTING_DICE:
+        if s[key] not in index:
+            fault(table, _off_ladder(key, s[key], rungs), key)
+            dice_ok = False
+    for low, high in (
+        ("tulajdonsag_kezdo", "tulajdonsag_max"),
+        ("alap_kepzettseg_kezdo", "kepzettseg_max"),
+    ):
+        if index.get(s[low], -1) > index.get(s[high], len(rungs)):
+            fault(table, f"{low} {s[low]} is above {high} {s[high]}", low)
+            dice_ok = False
+    for key, kind in SPECS["beallitasok"].fields.items():
+        value = s[key]
+        if kind == "int!":
+            numbers = [value]
+        elif kind == "list[int]!":
+            numbers = value
+        elif kind == "dict[int]!":
+            numbers = list(value.values())
+        else:
+            continue
+        least = 1 if key in POSITIVE else 0
+        if any(n < least for n in numbers):
+            fault(table, f"{key} must be {least} or more, not {value!r}", key)
+            numbers_ok = False
+    if s["mellekszereplo_valtozas_esely"] > 100:
+        key = "mellekszereplo_valtozas_esely"
+        fault(table, f"{key} is a percentage: 0 to 100, not {s[key]}", key)
+    for key in s["hatrany_koltes_sulyok"]:
+        if key not in PURCHASES:
+            valid = ", ".join(PURCHASES)
+            text = f"hatrany_koltes_sulyok: unknown purchase '{key}' (valid: {valid})"
+            fault(table, text, "hatrany_koltes_sulyok")
+            numbers_ok = False
+    if not numbers_ok:
+        return  # the prices below would divide by zero or buy for free
+    steps = s["tulajdonsag_lepesek"] + s["hatrany_max_pont"] // s["ar_tulajdonsag"]
+    if dice_ok:
+        room = len(ATTRS) * (index[s["tulajdonsag_max"]] - index[s["tulajdonsag_kezdo"]])
+        if steps > room:
+            text = (
+                f"tulajdonsag_lepesek: {steps} steps (with the ones Hátrány points buy) do not "
+                f"fit in {room} (five alaptulajdonságok from {s['tulajdonsag_kezdo']} "
+                f"to {s['tulajdonsag_max']})"
+            )
+            fault(table, text, "tulajdonsag_lepesek")
+    weights = s["hatrany_pont_sulyok"]
+    totals = _hatrany_totals(s)
+    if not any(weights[p] > 0 for p in totals if p < len(weights)):
+        text = (
+            f"hatrany_pont_sulyok: no weight above 0 for a number of points the Hátrányok "
+            f"can give ({', '.join(map(str, sorted(totals)))})"
+        )
+        fault(table, text, "hatrany_pont_sulyok")
+    stuck = _unspendable(s, totals)
+    if stuck:
+        text = (
+            f"hatrany_koltes_sulyok: {stuck} Hátrány point(s) left can buy nothing "
+            f"(no purchase with a weight above 0 costs {stuck} or less)"
+        )
+        fault(table, text, "hatrany_koltes_sulyok")
+
+
+def _hatrany_totals(s: dict) -> set[int]:
+    """The numbers of Hátrány points a Főszereplő may have (within the caps)."""
+    return {
+        points
+        for major in range(s["hatrany_max_sulyos"] + 1)
+        for minor in range(s["hatrany_max_enyhe"] + 1)
+        if (points := major * s["hatrany_pont_sulyos"] + minor * s["hatrany_pont_enyhe"])
+        <= s["hatrany_max_pont"]
+    }
+
+
+def _unspendable(s: dict, totals: set[int]) -> int:
+    """Hátrány points a Főszereplő may be left with that no purchase fits (0 when none)."""
+    prices = [s[f"ar_{kind}"] for kind in PURCHASES if s["hatrany_koltes_sulyok"].get(kind, 0) > 0]
+    pending = {
+        points - edges * s["ar_elony"]
+        for points in totals
+        for edges in range(points // s["ar_elony"] + 1)
+    }
+    seen: set[int] = set()
+    while pending:
+        left = pending.pop()
+        if left <= 0 or left in seen:
+            continue
+        seen.add(left)
+        fits = [price for price in prices if price <= left]
+        if not fits:
+            return left
+        pending.update(left - price for price in fits)
+    return 0
 
 
 def _weighted(rng: random.Random, items: list, weights: list[float]):
@@ -570,7 +779,7 @@ def felszereles(char: dict, ctx: Context) -> None:
                 continue
             if "kepzettseg" in e and e["kepzettseg"] not in skills:
                 continue
-            if kind == "pajzs" and (two_handed or "kozelharc" not in skills):
+            if kind == "pajzs" and (two_handed or FIGHTING not in skills):
                 continue
             if kind == "pancel" and torso and "torzs" in e.get("hely", ()):
                 continue
@@ -611,7 +820,7 @@ def _set_derived(char, r: _Rules, fx, gear, pace: int, run: int, size: int, natu
     armour = max((i.get("pancel", 0) for i in gear if "torzs" in i.get("hely", ())), default=0)
     shield = max((i.get("haritas", 0) for i in gear if i["tipus"] == "pajzs"), default=0)
     meret = size + fx["meret"]
-    fighting = half_die(skills["kozelharc"]) if "kozelharc" in skills else 0
+    fighting = half_die(skills[FIGHTING]) if FIGHTING in skills else 0
     char["mozgas"] = pace + fx["mozgas"]
     char["futaskocka"] = r.ladder[max(r.run_min, min(run + fx["futaskocka"], r.attr_cap))]
     char["haritas"] = r.s["haritas_alap"] + fighting + shield + fx["haritas"]
@@ -745,15 +954,6 @@ class _Plan:
         index = table.entries.index(template)
         self.id, self.name = template["id"], template["name"]
         attrs, skills = template["alaptulajdonsagok"], template["kepzettsegek"]
-        if set(attrs) != set(ATTRS):
-            line = key_line(table.text, "alaptulajdonsagok", index)
-            msg = f"alaptulajdonsagok must give exactly {', '.join(ATTRS)}"
-            raise TableError([Problem(str(table.path), line, msg)])
-        for skill in skills:
-            if skill not in r.skills:
-                line = key_line(table.text, "kepzettsegek", index)
-                msg = f"unknown képzettség '{skill}' (valid: {', '.join(r.skills)})"
-                raise TableError([Problem(str(table.path), line, msg)])
         self.keys = ATTRS + tuple(skills)
         self.skill_keys = tuple(skills)
         self.base = [r.die_index(table, "alaptulajdonsagok", attrs[a], index) for a in ATTRS] + [
@@ -856,8 +1056,6 @@ def _batch(ctx: Context) -> tuple[bool, bool, str | None]:
             "--tough cannot go with --wild-card: Szívós and Nagyon szívós are grades of a "
             "Mellékszereplő; a Főszereplő bears three Sebek"
         )
-    for template in ctx.table("mellekszereplok").entries:  # a pack's fault shows at once
-        _plan(ctx, template)
     found = ctx.cache["_batch"] = (wild, squad, tough)
     return found
 
@@ -982,7 +1180,7 @@ def _name_of(table: Table, key: str) -> str:
     return table.get(key)["name"] if key in table else key
 
 
-def _derived_rows(char: dict) -> list[list]:
+def _derived_rows(char: dict, tables: Tables) -> list[list]:
     rows = [
         ["Mozgás", char["mozgas"]],
         ["Futáskocka", char["futaskocka"]],
@@ -990,24 +1188,34 @@ def _derived_rows(char: dict) -> list[list]:
         ["Szívósság", f"{char['szivossag']} ({char['pancel']})"],
         ["Vadkocka", char["vadkocka"] or "nincs"],
         ["Sorspont", char["sorspont"]],
-        ["Sebek", _wounds(char)],
+        ["Sebek", _wounds(char, tables)],
     ]
     if char.get("meret"):
         rows.insert(4, ["Méret", f"{char['meret']:+d}"])
     return rows
 
 
-def _wounds(char: dict) -> str:
-    if char["foszereplo"]:
-        return f"{char['sebek_max']} (a negyedik Harcképtelenné tesz)"
-    if char["szivos"] == "szivos":
-        return "Szívós: az első Seb csak Megzavarja"
-    if char["szivos"] == "nagyon_szivos":
-        return "Nagyon szívós: egy Sebet elvisel"
+def _wounds(char: dict, tables: Tables) -> str:
+    """The Sebek row: the Sebek borne and what the next one does (a grade's own words)."""
+    grade = char.get("szivos")
+    grades = tables["szivos_fokozatok"]
+    if grade and grade in grades:
+        entry = grades.get(grade)
+        words = entry.get("description", "").rstrip(".")
+        return f"{entry['name']}: {words[:1].lower()}{words[1:]}" if words else entry["name"]
+    if char["sebek_max"]:
+        return f"{char['sebek_max']} (a következő Harcképtelenné tesz)"
     return "az első Seb Harcképtelenné teszi"
 
 
-GRADES = {"sulyos": "súlyos", "enyhe": "enyhe"}
+def _wounds_short(char: dict) -> str:
+    """The roster's Sebek: the number, and the role or grade that changes what it means."""
+    grade = char.get("szivos")
+    if char["foszereplo"]:
+        return f"{char['sebek_max']} (Főszereplő)"
+    if grade:
+        return f"{char['sebek_max']} ({LABELS.get(grade, grade)})"
+    return str(char["sebek_max"])
 
 
 def _flaw_label(flaw: dict) -> str:
@@ -1029,7 +1237,7 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         Section(who, rows=head),
         Section("Alaptulajdonságok", rows=_trait_rows(char)),
         Section("Képzettségek", text=_skill_text(char, tables)),
-        Section("Származtatott értékek", rows=_derived_rows(char)),
+        Section("Származtatott értékek", rows=_derived_rows(char, tables)),
     ]
     if char.get("hatranyok"):
         text = ", ".join(_flaw_label(h) for h in char["hatranyok"])
@@ -1042,7 +1250,9 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
     if rows or pc:
         sections.append(Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"]))
     if pc:
-        sections.append(Section("Pénz", text=f"{char['penz']} (kezdőpénz {char['kezdo_penz']})"))
+        unit = tables["beallitasok"].settings["penznem"]
+        money = f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})"
+        sections.append(Section("Pénz", text=money))
     return sections
 
 
@@ -1110,15 +1320,16 @@ SYSTEM = System(
     ],
     sheet=sheet,
     batch_sheet=batch_sheet,
+    check=check_pack,
     roster=[
         ("Név", "name"),
         ("Sablon", "template"),
         *[(LABELS[a][:3], (lambda c, a=a: c["alaptulajdonsagok"][a])) for a in ATTRS],
-        ("Közelharc", _skill("kozelharc")),
+        ("Közelharc", _skill(FIGHTING)),
         ("Lövészet", _skill("loveszet")),
         ("Hár", "haritas"),
         ("Szív", "szivossag"),
         ("Moz", "mozgas"),
-        ("Sebek", "sebek_max"),
+        ("Sebek", _wounds_short),
     ],
 )
