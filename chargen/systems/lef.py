@@ -225,14 +225,27 @@ def _evner(ctx: Context) -> dict[str, dict]:
 
 def _name_from(ctx: Context, hjemstat: dict) -> tuple[str, str]:
     """(name, gender) in the style of the home state: a Faker locale or a names table."""
+    return _named(ctx.rng, _namer(ctx, hjemstat))
+
+
+def _namer(ctx: Context, hjemstat: dict):
+    """How a person of this home state is named: a names table's (kvinde, mand, slaegt)
+    lists, or Faker's picker for its locale (`--locale` overrides both)."""
     if "navne" in hjemstat and not ctx.locale:
         names = ctx.settings(hjemstat["navne"])
-        gender = "female" if ctx.rng.random() < 0.5 else "male"
-        given = names["kvinde" if gender == "female" else "mand"]
-        family = names["slaegt"]
-        rand = ctx.rng.random
-        return f"{given[int(rand() * len(given))]} {family[int(rand() * len(family))]}", gender
-    return ctx.person_name(hjemstat.get("locale"))
+        return names["kvinde"], names["mand"], names["slaegt"]
+    return picker(ctx.locale or hjemstat.get("locale") or ctx.system.locale)
+
+
+def _named(rng, namer) -> tuple[str, str]:
+    """(name, gender) drawn with a namer from `_namer`."""
+    if type(namer) is not tuple:
+        return namer.pick(rng)
+    rand = rng.random
+    gender = "female" if rand() < 0.5 else "male"
+    given = namer[0] if gender == "female" else namer[1]
+    family = namer[2]
+    return f"{given[int(rand() * len(given))]} {family[int(rand() * len(family))]}", gender
 
 
 def navn(char: dict, ctx: Context) -> None:
@@ -555,23 +568,16 @@ PC_STEPS = [
 # -- NPCs --------------------------------------------------------------------------------------
 
 
-def _roller(dice: Dice) -> tuple[int, tuple[int, ...] | None, Dice]:
-    """A dice expression ready to roll fast: (modifier, signed sides of each die in the order
-    `Dice.roll` rolls them, the Dice). Aces, keep and d66 leave the sides None: those roll
-    through `Dice.roll` itself. Either way the random stream and the total are `Dice.roll`'s."""
+def _plain(dice: Dice) -> tuple[int, tuple[int, ...]] | None:
+    """A sum of plain dice, ready to roll fast: (base, signed sides of each die in the order
+    `Dice.roll` rolls them). Rolling is `base + sum(int(rand() * s))`: a die of `s` sides shows
+    `int(rand() * s) + 1` and the ones are in `base`, a die taken away (`s` < 0) shows
+    `int(rand() * s) - 1` (truncation is symmetric), so the total and the random stream are
+    `Dice.roll`'s. None for aces, keep or d66, which only `Dice.roll` rolls."""
     if any(t.aces or t.keep or t.d66 for t in dice.terms):
-        return dice.modifier, None, dice
-    return dice.modifier, tuple(t.sign * t.sides for t in dice.terms for _ in range(t.count)), dice
-
-
-def _rolled(rng, roller: tuple[int, tuple[int, ...] | None, Dice]) -> int:
-    total, sides, dice = roller
-    if sides is None:
-        return dice.roll(rng).total
-    rand = rng.random
-    for s in sides:
-        total += int(rand() * s) + 1 if s > 0 else -(int(rand() * -s) + 1)
-    return total
+        return None
+    sides = tuple(t.sign * t.sides for t in dice.terms for _ in range(t.count))
+    return dice.modifier + sum(1 if s > 0 else -1 for s in sides), sides
 
 
 def _cumulative(entries) -> tuple[list[float], float]:
@@ -618,9 +624,28 @@ class _Batch:
 
 
 class _Plan:
-    """One template, parsed and checked once per batch."""
+    """One template, parsed and checked once per batch.
 
-    __slots__ = ("entry", "id", "name", "rollers", "evne_max", "pool", "pool_sums", "kin", "grej")
+    The talenter, then the kundskaber, roll as their `base` plus one `int(rand() * sides)`
+    per die of their `dice` (evne, sides), in the order of EVNER (see `_plain`), then are
+    kept within 0..evne_max where a die could leave it; a template with aces, keep or d66
+    rolls each evne through `Dice.roll` instead (`rolls`)."""
+
+    __slots__ = (
+        "id",
+        "name",
+        "base",
+        "dice",
+        "rolls",
+        "clamp",
+        "evne_max",
+        "pool",
+        "pool_sums",
+        "pool_total",
+        "kin",
+        "grej",
+        "penge",
+    )
 
     def __init__(self, ctx: Context, template: dict) -> None:
         table = ctx.table("skabeloner")
@@ -637,25 +662,40 @@ class _Plan:
                     f"loft of {tilstand} in '{template['id']}' must be 1..{rules['loft_max']}",
                 )
         ovrige = parse(template["ovrige"])
-        self.entry, self.id = template, template["id"]
-        self.name = template.get("name", template["id"])
-        self.rollers = [
-            _roller(parse(template["evner"][e]) if e in template["evner"] else ovrige)
-            for e in EVNER
+        self.id, self.name = template["id"], template.get("name", template["id"])
+        self.evne_max = cap = rules["evne_max"]
+        evne_dice = [
+            parse(template["evner"][e]) if e in template["evner"] else ovrige for e in EVNER
         ]
-        self.evne_max = rules["evne_max"]
+        plain = [_plain(d) for d in evne_dice]
+        self.rolls: list[Dice] | None = None
+        self.base: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self.dice: tuple[list, list] = ([], [])
+        if all(plain):
+            for evne, (base, sides) in zip(EVNER, plain, strict=True):
+                group = 0 if evne in TALENTER else 1  # EVNER lists every talent first
+                self.base[group][evne] = base
+                self.dice[group].extend((evne, s) for s in sides)
+            values = [v for d in evne_dice for v in d.possible_values()]
+            self.clamp = min(values) < 0 or max(values) > cap
+        else:
+            self.rolls, self.clamp = evne_dice, True
         self.pool = [ctx.table("blodarv").get(b) for b in template.get("blodarv") or ()]
-        self.pool_sums = _cumulative(self.pool)
+        self.pool_sums, self.pool_total = _cumulative(self.pool)
         self.kin: dict[str | None, _Kin] = {}  # by blodarv id (None for a væsen)
         grej = ctx.table("grej")
         self.grej = [grej.get(i, "grej").get("name", i) for i in template.get("grej", ())]
+        self.penge = None
+        if "penge" in template:
+            dice = parse(template["penge"])
+            self.penge = _plain(dice) or dice
 
 
 class _Kin:
     """What a template and a blodarv (or none) fix without dice: the ekspertiser, the
-    tilstande, fokus, stjerner before the free ones, the free stjerner to draw, penge."""
+    tilstande, fokus, stjerner before the free ones, and how many free stjerner to draw."""
 
-    __slots__ = ("ekspertiser", "tilstande", "fokus", "stjerner", "free", "penge")
+    __slots__ = ("ekspertiser", "tilstande", "fokus", "stjerner", "free")
 
     def __init__(self, ctx: Context, template: dict, arv: dict | None) -> None:
         fokus: list[str] = list(template.get("fokus", ()))
@@ -673,15 +713,15 @@ class _Kin:
             ctx, [e["id"] for e in ekspertiser], fokus, lofts
         )
         self.free = len(free)
-        self.penge = _roller(parse(template["penge"])) if "penge" in template else None
 
 
 def _choose_template(ctx: Context, batch: _Batch) -> dict:
     """The template by --template, the prompt or weight; --blodarv keeps to persons of it."""
-    wanted = ctx.option("blodarv")
-    if wanted is None and ctx.option("template") is None and ctx.prompter is None:
+    options = ctx.options
+    if ctx.prompter is None and options.get("template") is None and options.get("blodarv") is None:
         rand = ctx.rng.random
         return batch.templates[bisect(batch.template_sums, rand() * batch.template_total)]
+    wanted = ctx.option("blodarv")
     allowed = None
     if wanted is not None:
         allowed = [t for t in batch.templates if wanted in t.get("blodarv", ())]
@@ -691,14 +731,6 @@ def _choose_template(ctx: Context, batch: _Batch) -> dict:
         allowed=allowed,
         why=lambda t: f"a {t.get('name', t['id'])} cannot be of blodarv '{wanted}'",
     )
-
-
-def _namer(ctx: Context, hjemstat: dict):
-    """How a person of this home state is named: a names table's lists, or Faker's picker."""
-    if "navne" in hjemstat and not ctx.locale:
-        names = ctx.settings(hjemstat["navne"])
-        return names["kvinde"], names["mand"], names["slaegt"]
-    return picker(ctx.locale or hjemstat.get("locale") or ctx.system.locale)
 
 
 def npc(char: dict, ctx: Context) -> None:
@@ -724,21 +756,12 @@ def npc(char: dict, ctx: Context) -> None:
         namer = batch.namers[index]
         if namer is None:
             namer = batch.namers[index] = _namer(ctx, hjemstat)
-        if type(namer) is tuple:
-            female = rand() < 0.5
-            given = namer[0] if female else namer[1]
-            family = namer[2]
-            first = given[int(rand() * len(given))]
-            char["name"] = f"{first} {family[int(rand() * len(family))]}"
-            char["kon"] = GENDER["female" if female else "male"]
-        else:
-            char["name"], gender = namer.pick(rng)
-            char["kon"] = GENDER[gender]
+        char["name"], gender = _named(rng, namer)
+        char["kon"] = GENDER[gender]
         char["hjemstat"] = hjemstat["id"]
         char["hjemstat_navn"] = hjemstat.get("name", hjemstat["id"])
-        if ctx.prompter is None and ctx.option("blodarv") is None:
-            sums, total = plan.pool_sums
-            arv = plan.pool[bisect(sums, rand() * total)]
+        if ctx.prompter is None and ctx.options.get("blodarv") is None:
+            arv = plan.pool[bisect(plan.pool_sums, rand() * plan.pool_total)]
         else:
             arv = ctx.choose("blodarv", "blodarv", allowed=plan.pool)
         char["blodarv"], char["blodarv_navn"] = arv["id"], arv.get("name", arv["id"])
@@ -752,17 +775,22 @@ def npc(char: dict, ctx: Context) -> None:
         kin = plan.kin.get(None)
         if kin is None:
             kin = plan.kin[None] = _Kin(ctx, template, None)
-    cap = plan.evne_max
-    values = []
-    for total, sides, dice in plan.rollers:
-        if sides is None:
-            total = dice.roll(rng).total
-        else:
-            for s in sides:
-                total += int(rand() * s) + 1 if s > 0 else -(int(rand() * -s) + 1)
-        values.append(0 if total < 0 else cap if total > cap else total)
-    char["talenter"] = dict(zip(TALENTER, values[:6], strict=True))
-    char["kundskaber"] = dict(zip(KUNDSKABER, values[6:], strict=True))
+    if plan.rolls is None:
+        talenter = plan.base[0].copy()
+        for evne, sides in plan.dice[0]:
+            talenter[evne] += int(rand() * sides)
+        kundskaber = plan.base[1].copy()
+        for evne, sides in plan.dice[1]:
+            kundskaber[evne] += int(rand() * sides)
+    else:
+        talenter = {e: d.roll(rng).total for e, d in zip(TALENTER, plan.rolls[:6], strict=True)}
+        kundskaber = {e: d.roll(rng).total for e, d in zip(KUNDSKABER, plan.rolls[6:], strict=True)}
+    if plan.clamp:
+        cap = plan.evne_max
+        talenter = {e: 0 if v < 0 else cap if v > cap else v for e, v in talenter.items()}
+        kundskaber = {e: 0 if v < 0 else cap if v > cap else v for e, v in kundskaber.items()}
+    char["talenter"] = talenter
+    char["kundskaber"] = kundskaber
     char["kampstile"] = batch.kampstile.copy()
     char["modeffekter"] = batch.modeffekter.copy()
     char["ekspertiser"] = [e.copy() for e in kin.ekspertiser]
@@ -775,7 +803,16 @@ def npc(char: dict, ctx: Context) -> None:
     char["stjerner"] = stjerner
     char["fokus_bonus"] = batch.fokus_bonus
     char["grej"] = plan.grej.copy()
-    char["penge"] = 0 if kin.penge is None else _rolled(rng, kin.penge)
+    penge = plan.penge
+    if penge is None:
+        char["penge"] = 0
+    elif type(penge) is tuple:
+        total, sides = penge
+        for s in sides:
+            total += int(rand() * s)
+        char["penge"] = total
+    else:
+        char["penge"] = penge.roll(rng).total
 
 
 # -- the sheet ---------------------------------------------------------------------------------

@@ -218,12 +218,18 @@ def _event(ctx: Context, table: str, why: str, char: dict) -> dict:
 
 
 def _band(ctx: Context, table: str, value: int) -> dict:
-    """The entry of a band table (`min` per entry) that `value` falls in."""
-    entries = sorted(ctx.table(table).entries, key=lambda e: e["min"])
-    found = entries[0]
-    for entry in entries:
-        if value >= entry["min"]:
-            found = entry
+    """The entry of a band table (`min` per entry) that `value` falls in: the last by `min`
+    that `value` reaches, the lowest when it reaches none."""
+    mins, entries = _bands(ctx, table)
+    return entries[max(bisect(mins, value) - 1, 0)]
+
+
+def _bands(ctx: Context, table: str) -> tuple[list[int], list[dict]]:
+    """A band table's entries sorted by `min`, and their mins, once per batch."""
+    found = ctx.cache.get(("band", table))
+    if found is None:
+        entries = sorted(ctx.table(table).entries, key=lambda e: e["min"])
+        found = ctx.cache[("band", table)] = ([e["min"] for e in entries], entries)
     return found
 
 
@@ -425,7 +431,11 @@ def _items(ctx: Context, corp: str, skill: str) -> list[dict]:
 
 
 def _has_items(ctx: Context, skill: str) -> bool:
-    return f"utrustning_{skill}" in ctx.tables
+    found = ctx.cache.get("item_skills")
+    if found is None:  # the färdigheter (and armour) that have an utrustning file
+        skills = (*FARDIGHETER, _rules(ctx)["rustning_fardighet"])
+        found = ctx.cache["item_skills"] = {f for f in skills if f"utrustning_{f}" in ctx.tables}
+    return skill in found
 
 
 def _weighted(rng, weights: dict[str, int]) -> str:
@@ -558,9 +568,11 @@ def harledda(char: dict, ctx: Context) -> None:
     )
     char["rustningsbonus"] = armour
     char["slas_ut_pa"] = rules["slas_ut_pa_bas"] + armour
-    levels = sorted(ctx.table("nivaer").entries, key=lambda e: e["min"])
-    char["nivaer"] = {f: _level(levels, v) for f, v in char["fardigheter"].items()}
-    char["tillgangar_niva"] = _level(levels, char["tillgangar"])
+    mins, levels = _bands(ctx, "nivaer")
+    char["nivaer"] = {
+        f: levels[max(bisect(mins, v) - 1, 0)]["niva"] for f, v in char["fardigheter"].items()
+    }
+    char["tillgangar_niva"] = _band(ctx, "nivaer", char["tillgangar"])["niva"]
     char["tillgangar_band"] = _band(ctx, "tillgangar_band", char["tillgangar"])["name"]
     char["initiativ"] = max(char["fardigheter"][f] for f in GRUPPER["fysik"])
     char["sinnesryckning"] = _band(ctx, "sinnesryckning", char["korruption"])["name"]
@@ -584,14 +596,6 @@ def harledda(char: dict, ctx: Context) -> None:
         chosen = ctx.choose_many("inriktning", "konsten", count)
     char["konsten"] = [e["id"] for e in chosen]
     ctx.log(rykte=char["rykte"], slas_ut_pa=char["slas_ut_pa"], initiativ=char["initiativ"])
-
-
-def _level(levels: list[dict], value: int) -> int:
-    found = levels[0]["niva"]
-    for entry in levels:
-        if value >= entry["min"]:
-            found = entry["niva"]
-    return found
 
 
 KONSTEN_MODES = ("en", "psyke")  # an inkvisitor's one inriktning, a mystiker's as many as Psyke
