@@ -477,6 +477,8 @@ def test_sheet_and_roster_tell_the_sebek_of_each_role_and_grade():
     assert roster.count(f"  {S['sebek_foszereplo']} (Főszereplő)\n") == 3
     roster = run("savage", "npc", "--template", "polgar", "-n", "3", "--seed", "3").stdout
     assert [line.split()[-1] for line in roster.splitlines()[2:]] == ["0", "0", "0"]
+    # the roster names the template as the sheet does ("Városlakó", not its id "polgar")
+    assert roster.count(" Városlakó ") == 3 and "polgar" not in roster
 
 
 def test_wild_card_npc_is_a_foszereplo():
@@ -490,6 +492,7 @@ def test_template_option_is_taken():
     for template in TEMPLATES:
         for char in make("savage", "npc", count=5, seed=2, options={"template": template}):
             assert char["template"] == template
+            assert char["sablon"] == TEMPLATES[template]["name"]
             npc_rules_hold(char)
             if TEMPLATES[template].get("szemelynev", True):
                 assert char["name"].split()[0] in FAMILY

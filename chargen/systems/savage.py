@@ -1063,7 +1063,7 @@ def _batch(ctx: Context) -> tuple[bool, bool, str | None]:
 def _member(plan: _Plan, block: dict, ctx: Context, wild: bool, tough: str | None) -> dict:
     """Everything of a member but its name: the stat block with its role's fields."""
     r = rules(ctx)
-    out = {"foszereplo": wild, **block}
+    out = {"sablon": plan.name, "foszereplo": wild, **block}
     out["elonyok"] = plan.edges
     out["hatranyok"] = plan.flaws
     out["felszereles"] = plan.gear
@@ -1323,7 +1323,7 @@ SYSTEM = System(
     check=check_pack,
     roster=[
         ("Név", "name"),
-        ("Sablon", "template"),
+        ("Sablon", lambda c: c.get("sablon") or c.get("koncepcio") or c["template"]),
         *[(LABELS[a][:3], (lambda c, a=a: c["alaptulajdonsagok"][a])) for a in ATTRS],
         ("Közelharc", _skill(FIGHTING)),
         ("Lövészet", _skill("loveszet")),
