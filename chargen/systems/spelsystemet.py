@@ -16,7 +16,6 @@ import re
 from bisect import bisect
 from collections.abc import Callable
 from itertools import accumulate
-from typing import Any
 
 from chargen.dice import parse
 from chargen.errors import ChargenError
@@ -278,8 +277,8 @@ def kp(lp: int, part: dict) -> int:
 # Every number still comes from the tables, a table fault is still raised when a character
 # first meets it, and every draw takes ctx.rng's numbers in the order `Table.pick`,
 # `Table.draw` and `Dice.roll` take them, so a seed gives the same character as before.
-# Player characters roll through ctx.roll and choose through ctx.log, so their historik
-# is complete; NPCs skip the historik and draw with ctx.rng.random directly.
+# Player characters roll through ctx.roll and log every choice, so their historik is
+# complete; NPCs keep no historik and draw with ctx.rng.random directly.
 
 
 class _Stream:
@@ -319,6 +318,16 @@ def _roller(expression: str) -> Callable[[Callable[[], float]], int]:
     return lambda rand: dice.roll(_Stream(rand)).total
 
 
+def _dice(expression: str) -> tuple[str, int, int, Callable]:
+    """(expression, sides, base, roller): one plain die ("1T6+8") is also rolled inline as
+    base + int(rand() * sides); `sides` is 0 for anything else."""
+    dice = parse(expression)
+    term = dice.terms[0] if len(dice.terms) == 1 else None
+    if term and term.count == 1 and term.sign == 1 and not (term.aces or term.keep or term.d66):
+        return expression, term.sides, dice.modifier + 1, _roller(expression)
+    return expression, 0, 0, _roller(expression)
+
+
 def _skill_label(skill: dict, genre_id: str, spec: str | None) -> str:
     base = skill.get("namn_per_genre", {}).get(genre_id)
     if spec is None:
@@ -341,6 +350,7 @@ class _Skill:
         "cap",
         "narkamp",
         "label",
+        "plain",
         "_options",
         "_specified",
     )
@@ -354,6 +364,13 @@ class _Skill:
         # "kan aldrig överstiga personens värde i, Närkamp"
         self.narkamp = skill["id"] == "stridskonst" or skill.get("klass") == "stridskonster"
         self.label = _skill_label(skill, genre["id"], None)
+        # (key, label, bas, cap, grupp) of a skill that needs no check, choice or other
+        # skill's value when it is raised; None sends it through every rule in _Sheet.add
+        self.plain = (
+            (self.id, self.label, self.bas, self.cap, self.grupp)
+            if self.open and self.klass is None and self.cap is not None and not self.narkamp
+            else None
+        )
         self._options: list[tuple[str, str]] | None = None
         self._specified: dict[str, tuple[str, str]] = {}
 
@@ -395,15 +412,16 @@ class _GenreSkills(dict):
     def __init__(self, tables: Tables, genre: dict, tak: dict) -> None:
         super().__init__()
         self.table, self.genre, self.tak = tables["fardigheter"], genre, tak
-        self._base: tuple[dict, dict, dict] | None = None
+        self._base: tuple[dict, dict, tuple, tuple] | None = None
         self._leisure: tuple[list[dict], list[_Skill], bool] | None = None
 
     def __missing__(self, skill_id: str) -> _Skill:
         info = self[skill_id] = _Skill(self.table.get(skill_id, "färdighet"), self.genre, self.tak)
         return info
 
-    def base(self) -> tuple[dict, dict, dict]:
-        """Values, labels and groups of the skills with a bas above 0 that exist here."""
+    def base(self) -> tuple[dict, dict, tuple, tuple]:
+        """Values, labels, group names and group lists of the skills everyone has here:
+        those with a bas above 0."""
         if self._base is None:
             values: dict[str, int] = {}
             labels: dict[str, str] = {}
@@ -415,7 +433,7 @@ class _GenreSkills(dict):
                     if info.open:
                         value = min(info.bas, info.cap_for(values))
                         sheet.set_value(info.id, info.label, info.grupp, value)
-            self._base = (values, labels, groups)
+            self._base = (values, labels, tuple(groups), tuple(groups.values()))
         return self._base
 
     def draw_leisure(self, rand: Callable[[], float], count: int) -> list[_Skill]:
@@ -431,7 +449,7 @@ class _GenreSkills(dict):
         entries, infos, uniform = self._leisure
         if uniform and count <= len(infos):
             # weights of 1: bisecting [1, 2, ..., n] at random() * n is int(random() * n)
-            pool = list(infos)
+            pool = infos.copy()
             return [pool.pop(int(rand() * len(pool))) for _ in range(count)]
         return [self[s["id"]] for s in self.table.draw(_Stream(rand), count, among=entries)]
 
@@ -450,28 +468,38 @@ class _Sheet:
 
         A <klass> skill without `spec` takes one from the genre's list, not one already held.
         """
-        if not skill.open:
-            raise ChargenError(
-                f"the skill '{skill.id}' does not exist in the genre '{skill.genre['id']}' "
-                f"(it exists in {', '.join(skill.skill['genrer'])})"
-            )
         values = self.values
-        if spec is not None:
-            key, label = skill.specified(spec)
-        elif skill.klass is not None:
-            options = skill.options()
-            free = [o for o in options if o[0] not in values] or options
-            key, label = free[int(self.rand() * len(free))]
+        plain = skill.plain
+        if plain is not None and spec is None:  # the common case, the same rules made short
+            key, label, bas, cap, grupp = plain
+            start = values.get(key, bas)
         else:
-            key, label = skill.id, skill.label
-        start = values.get(key, skill.bas)
-        cap = skill.cap_for(values)
-        value = min(start + amount, cap)
-        value = max(value, min(start, cap))
+            if not skill.open:
+                raise ChargenError(
+                    f"the skill '{skill.id}' does not exist in the genre '{skill.genre['id']}' "
+                    f"(it exists in {', '.join(skill.skill['genrer'])})"
+                )
+            if spec is not None:
+                key, label = skill.specified(spec)
+            elif skill.klass is not None:
+                options = skill.options()
+                free = [o for o in options if o[0] not in values] or options
+                key, label = free[int(self.rand() * len(free))]
+            else:
+                key, label = skill.id, skill.label
+            start = values.get(key, skill.bas)
+            cap = skill.cap_for(values)
+            grupp = skill.grupp
+        value = start + amount  # min(start + amount, cap), never below min(start, cap)
+        if value > cap:
+            value = cap
+        floor = start if start < cap else cap
+        if value < floor:
+            value = floor
         values[key] = value
         if key not in self.labels:
             self.labels[key] = label
-            self.groups.setdefault(skill.grupp, []).append(key)
+            self.groups.setdefault(grupp, []).append(key)
         if self.log is not None:
             self.log(fardighet=key, fran=start, till=value, **({"for": why} if why else {}))
         return key
@@ -483,63 +511,47 @@ class _Sheet:
             self.groups[group].append(key)
 
 
-class _Arms:
-    """The weapons a yrke may carry in a genre, with its shield, Obeväpnad and skill dice."""
+class _Weapon:
+    """A weapon as a sheet row: everything but the character's own numbers, per Grundskada."""
 
-    def __init__(self, tables: Tables, job: dict, genre: dict) -> None:
-        self.lists = []
-        for table in ("narstridsvapen", "avstandsvapen"):
-            tab = tables[table]
-            here = [tab.get(w) for w in job[table] if w in genre[table]]
-            needs = [(w, w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]
-            self.lists.append((table, needs, {}))
-        melee = tables["narstridsvapen"]
-        open_shield = "skold" in melee and "skold" in genre["narstridsvapen"]
-        self.shield = melee.get("skold") if job.get("skold") and open_shield else None
-        self.unarmed = melee.get("obevapnad") if "obevapnad" in melee else None
-        self.dice = job["vapenfardighet"]
-        self.roll = _roller(self.dice)
-
-    @staticmethod
-    def usable(needs: list, memo: dict, sto: int, sty: int) -> tuple[list, list, list]:
-        """(usable weapons, their cumulative weights, weapons refused) for STO and STY."""
-        found = memo.get((sto, sty))
-        if found is None:
-            usable = [w for w, s, t in needs if sto >= s and sty >= t]
-            refused = [w for w, s, t in needs if not (sto >= s and sty >= t)]
-            found = memo[(sto, sty)] = (usable, _cumulative(usable), refused)
-        return found
-
-
-class _WeaponRow:
-    """A weapon's row on the sheet: everything but the character's own numbers, per Grundskada."""
+    __slots__ = (
+        "tables",
+        "rules",
+        "table",
+        "weapon",
+        "id",
+        "key",
+        "melee_one_hand",
+        "attr",
+        "off_hand",
+        "off_key",
+        "off_label",
+        "rows",
+    )
 
     def __init__(self, tables: Tables, rules: dict, table: str, weapon: dict) -> None:
         self.tables, self.rules, self.table, self.weapon = tables, rules, table, weapon
-        self.key = weapon["fardighet"]
-        self.attr: str | None = None  # Sv "STY": the metres are the character's STY
-        self.metres = 0
-        if table != "narstridsvapen":
-            sv = weapon["skottvidd"]
-            if sv.lower() in GRUNDEGENSKAPER:
-                self.attr = sv.lower()
-            else:
-                self.metres = int(sv)
+        self.id, self.key = weapon["id"], weapon["fardighet"]
+        self.melee_one_hand = table == "narstridsvapen" and weapon.get("grepp") == "Enhands"
+        self.attr: str | None = None  # Sv "STY": the range in metres is the character's STY
+        if table != "narstridsvapen" and weapon["skottvidd"].lower() in GRUNDEGENSKAPER:
+            self.attr = weapon["skottvidd"].lower()
         # "Att använda ett (enhands-)vapen i 'fel' hand är alltid en separat färdighet,
         # med ett utgångsvärde på 1."
         self.off_hand = weapon.get("grepp") == "Enhands" and self.key not in ("narkamp", "skold")
-        self._off_hand_label: str | None = None
-        self._rows: dict[str, dict] = {}
+        self.off_key = f"{self.key}_fel_hand"
+        self.off_label: str | None = None  # read from fardigheter.toml when first needed
+        self.rows: dict[str, dict] = {}
 
     def off_hand_label(self) -> str:
-        if self._off_hand_label is None:
+        if self.off_label is None:
             name = self.tables["fardigheter"].get(self.key)["name"]
-            self._off_hand_label = f"{name} (fel hand)"
-        return self._off_hand_label
+            self.off_label = f"{name} (fel hand)"
+        return self.off_label
 
     def row(self, grund: str) -> dict:
-        """The row for Grundskada `grund`, with `varde` (and Sv in metres) to fill in."""
-        row = self._rows.get(grund)
+        """The row for Grundskada `grund`, with `varde` (and Sv "STY" in metres) to fill in."""
+        row = self.rows.get(grund)
         if row is None:
             weapon = self.weapon
             basis = weapon
@@ -559,13 +571,90 @@ class _WeaponRow:
             else:
                 row["eldhastighet"] = weapon["eldhastighet"]
                 row["skottvidd"] = weapon["skottvidd"]
-                row["skottvidd_meter"] = self.metres
+                row["skottvidd_meter"] = 0 if self.attr else int(weapon["skottvidd"])
             row["fardighet"] = self.key
             row["varde"] = 0
             if "anmarkning" in weapon:
                 row["anmarkning"] = weapon["anmarkning"]
-            self._rows[grund] = row
+            self.rows[grund] = row
         return row
+
+
+class _Arms:
+    """The weapons a yrke may carry in a genre, its shield, Obeväpnad and weapon skill dice."""
+
+    def __init__(self, plans: _Plans, job: dict, genre: dict) -> None:
+        self.lists = []
+        for table in ("narstridsvapen", "avstandsvapen"):
+            tab = plans.tables[table]
+            here = [tab.get(w) for w in job[table] if w in genre[table]]
+            self.lists.append(
+                [(plans.weapon(table, w), w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]
+            )
+        melee = plans.tables["narstridsvapen"]
+        self.shield = None
+        if job.get("skold") and "skold" in melee and "skold" in genre["narstridsvapen"]:
+            self.shield = plans.weapon("narstridsvapen", melee.get("skold"))
+        self.unarmed = None
+        if "obevapnad" in melee:
+            self.unarmed = plans.weapon("narstridsvapen", melee.get("obevapnad"))
+        # Obeväpnad joins every character, unless it is one of the weapons drawn
+        drawable = {w.id for needs in self.lists for w, _s, _t in needs}
+        self.check_unarmed = "obevapnad" in drawable or (
+            self.shield is not None and self.shield.id == "obevapnad"
+        )
+        self.dice = _dice(job["vapenfardighet"])
+        # what a character may use depends only on how many of the STO and STY demands it meets
+        self.sto_levels = sorted({s for needs in self.lists for _w, s, _t in needs})
+        self.sty_levels = sorted({t for needs in self.lists for _w, _s, t in needs})
+        self.by_level: dict[tuple[int, int], list] = {}
+
+    def usable(self, sto: int, sty: int) -> list[tuple[list, list, list]]:
+        """Per weapon table: (weapons usable with STO and STY, their weights, those refused)."""
+        level = (bisect(self.sto_levels, sto), bisect(self.sty_levels, sty))
+        found = self.by_level.get(level)
+        if found is None:
+            found = self.by_level[level] = []
+            for needs in self.lists:
+                usable = [w for w, s, t in needs if sto >= s and sty >= t]
+                refused = [w.weapon for w, s, t in needs if not (sto >= s and sty >= t)]
+                found.append((usable, _cumulative([w.weapon for w in usable]), refused))
+        return found
+
+
+class _Job:
+    """A yrke in a genre: its skills' dice, the genre's skills, its weapons and kits.
+
+    The weapons and kits are worked out when first needed (`chargen spelsystemet yrke`
+    reads no weapon table).
+    """
+
+    def __init__(self, plans: _Plans, job: dict, genre_id: str) -> None:
+        self.plans, self.entry, self.id, self.genre_id = plans, job, job["id"], genre_id
+        self.skills = plans.skills(genre_id)
+        # Stridskonst last, since it is capped by Närkamp.
+        ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
+        self.given = [(s, *_dice(d)) for s, d in ordered]
+        self._arms: _Arms | None = None
+        self._kits: tuple[list, list] | None = None
+
+    def arms(self) -> _Arms:
+        if self._arms is None:
+            genre = self.plans.tables["genrer"].get(self.genre_id)
+            self._arms = _Arms(self.plans, self.entry, genre)
+        return self._arms
+
+    def kits(self) -> tuple[list, list]:
+        """The yrke's rustningspaket that exist in the genre, and their cumulative weights."""
+        if self._kits is None:
+            kits = self.plans.tables["rustningspaket"]
+            pool = [
+                kits.get(k)
+                for k in self.entry["rustningspaket"]
+                if self.genre_id in kits.get(k)["genrer"]
+            ]
+            self._kits = (pool, _cumulative(pool))
+        return self._kits
 
 
 class _Plans:
@@ -574,7 +663,19 @@ class _Plans:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self._rules: dict | None = None
-        self.memo: dict[Any, Any] = {}
+        self._templates: tuple[list, list] | None = None
+        self.genre_pools: dict[tuple, tuple[list, list, str]] = {}
+        self.species_pools: dict[str, tuple[list, list, dict | None]] = {}
+        self.species_dice: dict[str, tuple[list, dict, str | None]] = {}
+        self.grundskador: dict[int, str] = {}
+        self.kps: dict[int, dict[str, int]] = {}
+        self.dice: dict[str, tuple[str, int, int, Callable]] = {}
+        self.job_pools: dict[str, tuple[list, list]] = {}
+        self.template_jobs: dict[tuple[str, str], dict] = {}
+        self.genre_skills: dict[str, _GenreSkills] = {}
+        self.jobs: dict[tuple[str, str], _Job] = {}
+        self.weapons: dict[tuple[str, str], _Weapon] = {}
+        self.outfits: dict[str, tuple[list, tuple, tuple, dict]] = {}
 
     @property
     def rules(self) -> dict:
@@ -583,141 +684,120 @@ class _Plans:
         return self._rules
 
     def templates(self) -> tuple[list[dict], list[float]]:
-        found = self.memo.get("mallar")
-        if found is None:
+        if self._templates is None:
             entries = list(self.tables["mallar"].entries)
-            found = self.memo["mallar"] = (entries, _cumulative(entries))
-        return found
+            self._templates = (entries, _cumulative(entries))
+        return self._templates
 
     def genres(self, ctx: Context, template_id: str | None) -> tuple[list, list, str]:
         """The genres open to the choices made, their cumulative weights, why others are not."""
-        key = ("genrer", ctx.kind, ctx.option("art"), ctx.option("yrke"), template_id)
-        found = self.memo.get(key)
+        # options change within a batch only when the prompt answers for the batch
+        key: tuple = (template_id,)
+        if ctx.prompter is not None:
+            key = (template_id, ctx.option("art"), ctx.option("yrke"))
+        found = self.genre_pools.get(key)
         if found is None:
             pool, why = _genre_pool(ctx, template_id)
-            found = self.memo[key] = (pool, _cumulative(pool), why)
+            found = self.genre_pools[key] = (pool, _cumulative(pool), why)
         return found
 
     def species_pool(self, genre_id: str) -> tuple[list, list, dict | None]:
         """The species of a genre, their cumulative weights, and människa if it lives there."""
-        key = ("arter", genre_id)
-        found = self.memo.get(key)
+        found = self.species_pools.get(genre_id)
         if found is None:
             tab = self.tables["arter"]
             pool = [e for e in tab.entries if genre_id in e["genrer"]]
             default = tab.get("manniska") if "manniska" in tab else None
-            found = self.memo[key] = (pool, _cumulative(pool), default if default in pool else None)
+            found = (pool, _cumulative(pool), default if default in pool else None)
+            self.species_pools[genre_id] = found
         return found
 
-    def species(self, art_id: str) -> tuple[list, dict]:
-        """[(grundegenskap, dice, roller)] and the artmaximum of a species."""
-        key = ("tarningar", art_id)
-        found = self.memo.get(key)
+    def species(self, art_id: str) -> tuple[list, dict, str | None]:
+        """[(grundegenskap, dice, roller)], the artmaximum and the mother tongue of a species."""
+        found = self.species_dice.get(art_id)
         if found is None:
-            dice = self.tables["arter"].get(art_id)["tarningar"]
+            species = self.tables["arter"].get(art_id)
+            dice = species["tarningar"]
             missing = [g for g in GRUNDEGENSKAPER if g not in dice]
             if missing:
                 raise ChargenError(f"arter.toml: '{art_id}' has no dice for {', '.join(missing)}")
             rollers = [(g, dice[g], _roller(dice[g])) for g in GRUNDEGENSKAPER]
-            found = self.memo[key] = (rollers, {g: artmaximum(dice[g]) for g in GRUNDEGENSKAPER})
+            maximum = {g: artmaximum(dice[g]) for g in GRUNDEGENSKAPER}
+            found = self.species_dice[art_id] = (rollers, maximum, species.get("modersmal"))
         return found
 
     def grundskada(self, sto_sty: int) -> str:
-        key = ("grundskada", sto_sty)
-        found = self.memo.get(key)
+        found = self.grundskador.get(sto_sty)
         if found is None:
-            found = self.memo[key] = grundskada(sto_sty, self.rules)
+            found = self.grundskador[sto_sty] = grundskada(sto_sty, self.rules)
         return found
 
     def kp(self, lp: int) -> dict[str, int]:
-        key = ("kp", lp)
-        found = self.memo.get(key)
+        found = self.kps.get(lp)
         if found is None:
-            found = self.memo[key] = {
-                p["id"]: kp(lp, p) for p in self.tables["kroppsdelar"].entries
-            }
+            parts = self.tables["kroppsdelar"].entries
+            found = self.kps[lp] = {p["id"]: kp(lp, p) for p in parts}
         return found
 
-    def dice(self, expression: str) -> tuple[str, Callable]:
-        key = ("dice", expression)
-        found = self.memo.get(key)
+    def rolls(self, rule: str) -> tuple[str, int, int, Callable]:
+        """The dice of a rule in regler.toml (modersmal, fritid_varde), parsed once."""
+        found = self.dice.get(rule)
         if found is None:
-            found = self.memo[key] = (expression, _roller(expression))
+            found = self.dice[rule] = _dice(self.rules[rule])
         return found
 
-    def jobs(self, genre_id: str) -> tuple[list, list]:
+    def job_pool(self, genre_id: str) -> tuple[list, list]:
         """The yrken of a genre and their cumulative weights."""
-        key = ("yrken", genre_id)
-        found = self.memo.get(key)
+        found = self.job_pools.get(genre_id)
         if found is None:
             pool = [e for e in self.tables["yrken"].entries if genre_id in e["genrer"]]
-            found = self.memo[key] = (pool, _cumulative(pool))
+            found = self.job_pools[genre_id] = (pool, _cumulative(pool))
         return found
 
     def template_job(self, template_id: str, genre_id: str) -> dict:
         """An NPC's yrke: the first of its template's yrken that exists in the genre."""
-        key = ("mall_yrke", template_id, genre_id)
-        found = self.memo.get(key)
+        found = self.template_jobs.get((template_id, genre_id))
         if found is None:
             template = self.tables["mallar"].get(template_id)
-            here = {e["id"] for e in self.jobs(genre_id)[0]}
+            here = {e["id"] for e in self.job_pool(genre_id)[0]}
             fits = [y for y in template["yrken"] if y in here]
             if not fits:
                 raise ChargenError(
                     f"the template '{template['id']}' has no yrke in the genre '{genre_id}'"
                 )
-            found = self.memo[key] = self.tables["yrken"].get(fits[0])
-        return found
-
-    def given(self, job: dict) -> list[tuple[str, str, Callable]]:
-        """A yrke's skills with their dice; Stridskonst last, since it is capped by Närkamp."""
-        key = ("fardigheter", job["id"])
-        found = self.memo.get(key)
-        if found is None:
-            ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
-            found = self.memo[key] = [(s, d, _roller(d)) for s, d in ordered]
+            found = self.template_jobs[(template_id, genre_id)] = self.tables["yrken"].get(fits[0])
         return found
 
     def skills(self, genre_id: str) -> _GenreSkills:
-        key = ("genre_fardigheter", genre_id)
-        found = self.memo.get(key)
+        found = self.genre_skills.get(genre_id)
         if found is None:
             genre = self.tables["genrer"].get(genre_id)
-            found = self.memo[key] = _GenreSkills(self.tables, genre, self.rules["tak"])
+            found = self.genre_skills[genre_id] = _GenreSkills(
+                self.tables, genre, self.rules["tak"]
+            )
         return found
 
-    def arms(self, job_id: str, genre_id: str) -> _Arms:
-        key = ("vapen", job_id, genre_id)
-        found = self.memo.get(key)
+    def job(self, job_id: str, genre_id: str) -> _Job:
+        found = self.jobs.get((job_id, genre_id))
         if found is None:
             job = self.tables["yrken"].get(job_id)
-            genre = self.tables["genrer"].get(genre_id)
-            found = self.memo[key] = _Arms(self.tables, job, genre)
+            found = self.jobs[(job_id, genre_id)] = _Job(self, job, genre_id)
         return found
 
-    def weapon(self, table: str, weapon: dict) -> _WeaponRow:
-        key = (table, weapon["id"])
-        found = self.memo.get(key)
+    def weapon(self, table: str, weapon: dict) -> _Weapon:
+        found = self.weapons.get((table, weapon["id"]))
         if found is None:
-            found = self.memo[key] = _WeaponRow(self.tables, self.rules, table, weapon)
+            found = _Weapon(self.tables, self.rules, table, weapon)
+            self.weapons[(table, weapon["id"])] = found
         return found
 
-    def kits(self, job_id: str, genre_id: str) -> tuple[list, list]:
-        """The rustningspaket of a yrke that exist in a genre, and their cumulative weights."""
-        key = ("rustningspaket", job_id, genre_id)
-        found = self.memo.get(key)
+    def outfit(self, kit: dict) -> tuple[list, tuple, tuple, dict]:
+        """A kit's armour rows, body parts, SP per part and fatigue rolls."""
+        found = self.outfits.get(kit["id"])
         if found is None:
-            kits = self.tables["rustningspaket"]
-            job = self.tables["yrken"].get(job_id)
-            pool = [kits.get(k) for k in job["rustningspaket"] if genre_id in kits.get(k)["genrer"]]
-            found = self.memo[key] = (pool, _cumulative(pool))
-        return found
-
-    def outfit(self, kit: dict) -> tuple[list, dict, dict]:
-        key = ("utrustning", kit["id"])
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = _outfit(kit, self.tables, self.rules)
+            rows, skydd, trotthet = _outfit(kit, self.tables, self.rules)
+            found = (rows, tuple(skydd), tuple(skydd.values()), trotthet)
+            self.outfits[kit["id"]] = found
         return found
 
 
@@ -739,7 +819,7 @@ def _choose(
 ) -> dict:
     """ctx.choose among `pool`; the common case (no option given, no prompt) is drawn here
     from the pool's precomputed weights, as Table.pick would draw it."""
-    if ctx.prompter is not None or ctx.option(option) is not None:
+    if ctx.prompter is not None or ctx.options.get(option) not in (None, ()):
         return ctx.choose(option, table, allowed=None if whole else pool, why=why)
     if not pool:
         raise ChargenError(f"no {option} is open here ({table} has none that fit)")
@@ -750,16 +830,13 @@ def _choose(
 
 
 # -- steps -------------------------------------------------------------------------------
+#
+# Each step is a thin function over the work below, which the NPC generator (`npc`) calls
+# in the same order with what it already holds.
 
 
 def _namn(char: dict, ctx: Context) -> None:
     char["name"], char["kon"] = ctx.person_name()
-
-
-def _template(char: dict, ctx: Context) -> None:
-    template = _choose(ctx, "template", "mallar", *_plans(ctx).templates(), whole=True)
-    char["template"] = template["id"]
-    char["mall_namn"] = template["name"]
 
 
 def _genre_pool(ctx: Context, template_id: str | None) -> tuple[list[dict], str]:
@@ -784,9 +861,8 @@ def _genre_pool(ctx: Context, template_id: str | None) -> tuple[list[dict], str]
     return genres, "; ".join(reasons)
 
 
-def genre(char: dict, ctx: Context) -> None:
-    """The genre (--genre), among those the chosen art, yrke or template exist in."""
-    pool, cumulative, why = _plans(ctx).genres(ctx, char.get("template"))
+def _choose_genre(char: dict, ctx: Context, plans: _Plans) -> None:
+    pool, cumulative, why = plans.genres(ctx, char["template"])
     if not pool:
         raise ChargenError(f"no genre fits these choices: {why}")
     entry = _choose(ctx, "genre", "genrer", pool, cumulative, why=why)
@@ -794,9 +870,13 @@ def genre(char: dict, ctx: Context) -> None:
     char["genre_namn"] = entry["name"]
 
 
-def art(char: dict, ctx: Context) -> None:
-    """The species (--art), among those living in the genre; människa is the default."""
-    pool, cumulative, default = _plans(ctx).species_pool(char["genre"])
+def genre(char: dict, ctx: Context) -> None:
+    """The genre (--genre), among those the chosen art, yrke or template exist in."""
+    _choose_genre(char, ctx, _plans(ctx))
+
+
+def _choose_art(char: dict, ctx: Context, plans: _Plans) -> None:
+    pool, cumulative, default = plans.species_pool(char["genre"])
     if (
         ctx.option("art") is None
         and ctx.prompter is None
@@ -821,41 +901,110 @@ def art(char: dict, ctx: Context) -> None:
     char["art_namn"] = entry["name"]
 
 
-def grundegenskaper(char: dict, ctx: Context) -> None:
-    """HÄL, KRA, SKI, STO, STY rolled on the species' dice, with each one's artmaximum."""
-    rollers, maximum = _plans(ctx).species(char["art"])
+def art(char: dict, ctx: Context) -> None:
+    """The species (--art), among those living in the genre; människa is the default."""
+    _choose_art(char, ctx, _plans(ctx))
+
+
+def _roll_grundegenskaper(char: dict, ctx: Context, plans: _Plans) -> None:
+    rollers, maximum, _tongue = plans.species(char["art"])
     if ctx.kind == "pc":
         char["grundegenskaper"] = {g: ctx.roll(d, LABELS[g]).total for g, d, _r in rollers}
     else:
         rand = ctx.rng.random
         char["grundegenskaper"] = {g: roll(rand) for g, _d, roll in rollers}
-    char["artmaximum"] = dict(maximum)
+    char["artmaximum"] = maximum.copy()
+
+
+def grundegenskaper(char: dict, ctx: Context) -> None:
+    """HÄL, KRA, SKI, STO, STY rolled on the species' dice, with each one's artmaximum."""
+    _roll_grundegenskaper(char, ctx, _plans(ctx))
+
+
+def _beraknade(char: dict, ctx: Context, plans: _Plans) -> None:
+    rules = plans.rules
+    g = char["grundegenskaper"]
+    lp = char["lp"] = round_up(g["hal"] + g["sto"], rules["lp_delare"])
+    char["snabbhet"] = round_up(g["ski"] + g["sty"], rules["snabbhet_delare"])
+    char["grundskada"] = plans.grundskada(g["sto"] + g["sty"])
+    char["kp"] = plans.kp(lp).copy()
+    if ctx.kind == "pc":
+        ctx.log(lp=lp, snabbhet=char["snabbhet"], grundskada=char["grundskada"])
 
 
 def beraknade(char: dict, ctx: Context) -> None:
     """LP, Snabbhet, Grundskada and KP per body part, by the document's formulas."""
-    plans = _plans(ctx)
-    rules = plans.rules
-    g = char["grundegenskaper"]
-    char["lp"] = round_up(g["hal"] + g["sto"], rules["lp_delare"])
-    char["snabbhet"] = round_up(g["ski"] + g["sty"], rules["snabbhet_delare"])
-    char["grundskada"] = plans.grundskada(g["sto"] + g["sty"])
-    char["kp"] = dict(plans.kp(char["lp"]))
-    if ctx.kind == "pc":
-        ctx.log(lp=char["lp"], snabbhet=char["snabbhet"], grundskada=char["grundskada"])
+    _beraknade(char, ctx, _plans(ctx))
+
+
+def _skills(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
+    """The skills of a yrke: what everyone has, the mother tongue, the yrke's, leisure."""
+    pc = ctx.kind == "pc"
+    skills = job.skills
+    # Everyone has the skills with a bas above 0 that exist here.
+    values, labels, group_names, group_lists = skills.base()
+    values = char["fardigheter"] = values.copy()
+    labels = char["fardighetsnamn"] = labels.copy()
+    groups = char["fardighetsgrupper"] = dict(
+        zip(group_names, map(list.copy, group_lists), strict=True)
+    )
+    rand = ctx.rng.random
+    sheet = _Sheet(values, labels, groups, rand, ctx.log if pc else None)
+    # The character's own tongue: the species' if it has one, else one of the genre's.
+    tongue = plans.species(char["art"])[2]
+    if not tongue:
+        tongues = skills.genre["modersmal"]
+        tongue = tongues[int(rand() * len(tongues))]
+    text, sides, base, fast = plans.rolls("modersmal")
+    if pc:
+        native = ctx.roll(text, f"Språk {tongue}").total
+    else:
+        native = base + int(rand() * sides) if sides else fast(rand)
+    char["modersmal"] = sheet.add(skills["sprak"], native, spec=tongue, why="modersmål")
+    # The yrke's skills (Stridskonst last).
+    if pc:
+        for skill_id, text, _sides, _base, _fast in job.given:
+            amount = ctx.roll(text, skill_id).total
+            sheet.add(skills[skill_id], amount, why=job.id)
+    else:
+        for skill_id, _text, sides, base, fast in job.given:
+            amount = base + int(rand() * sides) if sides else fast(rand)
+            skill = skills[skill_id]
+            plain = skill.plain
+            if plain is None:
+                sheet.add(skill, amount, why=job.id)
+                continue
+            # sheet.add's common case, written out for the NPCs' sake
+            key, label, bas, cap, grupp = plain
+            start = values.get(key, bas)
+            value = start + amount
+            if value > cap:
+                value = cap
+            floor = start if start < cap else cap
+            values[key] = value if value > floor else floor
+            if key not in labels:
+                labels[key] = label
+                groups.setdefault(grupp, []).append(key)
+    # Leisure: a few vanliga or kunskap skills of the genre.
+    text, sides, base, fast = plans.rolls("fritid_varde")
+    for skill in skills.draw_leisure(rand, plans.rules["fritid_antal"]):
+        if pc:
+            amount = ctx.roll(text, skill.id).total
+        else:
+            amount = base + int(rand() * sides) if sides else fast(rand)
+        sheet.add(skill, amount, why="fritid")
 
 
 def yrke(char: dict, ctx: Context) -> None:
     """The yrke (--yrke; an NPC's comes from its template) and the skills it gives."""
     plans = _plans(ctx)
     genre_id = char["genre"]
-    pc = ctx.kind == "pc"
-    if pc:
+    if ctx.kind == "pc":
         entry = _choose(
             ctx,
             "yrke",
             "yrken",
-            *plans.jobs(genre_id),
+            *plans.job_pool(genre_id),
             why=lambda e: (
                 f"the yrke '{e['id']}' cannot exist in the genre '{genre_id}' "
                 f"(it exists in {', '.join(e['genrer'])})"
@@ -865,35 +1014,7 @@ def yrke(char: dict, ctx: Context) -> None:
         entry = plans.template_job(char["template"], genre_id)
     char["yrke"] = entry["id"]
     char["yrke_namn"] = entry["name"]
-    skills = plans.skills(genre_id)
-    rules = plans.rules
-    # Everyone has the skills with a bas above 0 that exist here.
-    values, labels, groups = skills.base()
-    values = char["fardigheter"] = dict(values)
-    labels = char["fardighetsnamn"] = dict(labels)
-    groups = char["fardighetsgrupper"] = {g: list(keys) for g, keys in groups.items()}
-    rand = ctx.rng.random
-    roll = ctx.roll if pc else None
-    sheet = _Sheet(values, labels, groups, rand, ctx.log if pc else None)
-    # The character's own tongue: the species' if it has one, else one of the genre's.
-    tongues = skills.genre["modersmal"]
-    tongue = (
-        plans.tables["arter"].get(char["art"]).get("modersmal")
-        or tongues[int(rand() * len(tongues))]
-    )
-    dice, fast = plans.dice(rules["modersmal"])
-    native = roll(dice, f"Språk {tongue}").total if roll else fast(rand)
-    char["modersmal"] = sheet.add(skills["sprak"], native, spec=tongue, why="modersmål")
-    # The yrke's skills; Stridskonst last, since it is capped by Närkamp.
-    why = entry["id"]
-    for skill_id, dice, fast in plans.given(entry):
-        amount = roll(dice, skill_id).total if roll else fast(rand)
-        sheet.add(skills[skill_id], amount, why=why)
-    # Leisure: a few vanliga or kunskap skills of the genre.
-    dice, fast = plans.dice(rules["fritid_varde"])
-    for skill in skills.draw_leisure(rand, rules["fritid_antal"]):
-        amount = roll(dice, skill.id).total if roll else fast(rand)
-        sheet.add(skill, amount, why="fritid")
+    _skills(char, ctx, plans, plans.job(entry["id"], genre_id))
 
 
 def _why_not(weapon: dict, g: dict) -> str:
@@ -905,65 +1026,66 @@ def _why_not(weapon: dict, g: dict) -> str:
     return " och ".join(needs)
 
 
-def vapen(char: dict, ctx: Context) -> None:
-    """Weapons from the document's tables, suited to yrke and genre, within their demands."""
-    plans = _plans(ctx)
+def _weapons(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
     g = char["grundegenskaper"]
-    arms = plans.arms(char["yrke"], char["genre"])
-    pc = ctx.kind == "pc"
-    log = ctx.log if pc else None
+    arms = job.arms()
+    log = ctx.log if ctx.kind == "pc" else None
     rand = ctx.rng.random
-    carried: list[tuple[str, dict]] = []
-    sto, sty = g["sto"], g["sty"]
-    for table, needs, memo in arms.lists:
-        usable, cumulative, refused = arms.usable(needs, memo, sto, sty)
+    # One of each kind the yrke carries here, among those the character meets the needs of.
+    carried: list[_Weapon] = []
+    for usable, cumulative, refused in arms.usable(g["sto"], g["sty"]):
         if log is not None:
             for w in refused:
                 log(vapen=w["id"], ej_valbart=f"kräver {_why_not(w, g)}")
         if usable:
-            carried.append((table, usable[bisect(cumulative, rand() * cumulative[-1])]))
-    if (
-        arms.shield is not None
-        and carried
-        and carried[0][0] == "narstridsvapen"
-        and carried[0][1].get("grepp") == "Enhands"
-    ):
-        carried.append(("narstridsvapen", arms.shield))
-    skills = plans.skills(char["genre"])
+            carried.append(usable[bisect(cumulative, rand() * cumulative[-1])])
+    # A shield with a one-handed melee weapon (the melee weapon, if any, is drawn first).
+    if arms.shield is not None and carried and carried[0].melee_one_hand:
+        carried.append(arms.shield)
+    skills = job.skills
     sheet = _Sheet(
         char["fardigheter"], char["fardighetsnamn"], char["fardighetsgrupper"], rand, log
     )
-    rolled: set[str] = set()
-    for _table, weapon in carried:
-        skill_id = weapon["fardighet"]
-        if skill_id not in rolled:
-            rolled.add(skill_id)
-            amount = ctx.roll(arms.dice, skill_id).total if pc else arms.roll(rand)
-            sheet.add(skills[skill_id], amount, why=weapon["id"])
+    text, sides, base, fast = arms.dice
+    rolled: list[str] = []
+    for weapon in carried:
+        if weapon.key not in rolled:
+            rolled.append(weapon.key)
+            if log is not None:
+                amount = ctx.roll(text, weapon.key).total
+            else:
+                amount = base + int(rand() * sides) if sides else fast(rand)
+            sheet.add(skills[weapon.key], amount, why=weapon.id)
     # Everyone can fight unarmed (the table's first row, with Närkamp).
-    if arms.unarmed is not None and all(w["id"] != "obevapnad" for _t, w in carried):
-        carried.insert(0, ("narstridsvapen", arms.unarmed))
+    if arms.unarmed is not None and (
+        not arms.check_unarmed or all(w.id != "obevapnad" for w in carried)
+    ):
+        carried.insert(0, arms.unarmed)
     values = sheet.values
     grund = char["grundskada"]
     rows = []
-    for table, weapon in carried:
-        plan = plans.weapon(table, weapon)
-        key = plan.key
+    for weapon in carried:
+        key = weapon.key
         if key not in values:
             skill = skills.table.get(key)
             sheet.set_value(key, skill["name"], skill["grupp"], skill["bas"])
-        row = plan.row(grund).copy()
+        row = (weapon.rows.get(grund) or weapon.row(grund)).copy()
         row["varde"] = values[key]
-        if plan.attr is not None:
-            row["skottvidd_meter"] = g[plan.attr]
+        if weapon.attr is not None:
+            row["skottvidd_meter"] = g[weapon.attr]
         rows.append(row)
         if log is not None:
-            log(vapen=weapon["id"], skada=weapon["skada"], faktisk_skada=row["faktisk_skada"])
-        if plan.off_hand:
-            sheet.set_value(
-                f"{key}_fel_hand", plan.off_hand_label(), "strid", plans.rules["fel_hand"]
-            )
+            log(vapen=weapon.id, skada=row["skada"], faktisk_skada=row["faktisk_skada"])
+        if weapon.off_hand:
+            label = weapon.off_label or weapon.off_hand_label()
+            sheet.set_value(weapon.off_key, label, "strid", plans.rules["fel_hand"])
     char["vapen"] = rows
+
+
+def vapen(char: dict, ctx: Context) -> None:
+    """Weapons from the document's tables, suited to yrke and genre, within their demands."""
+    plans = _plans(ctx)
+    _weapons(char, ctx, plans, plans.job(char["yrke"], char["genre"]))
 
 
 def _sp(entry: dict) -> dict:
@@ -1031,29 +1153,53 @@ def _outfit(kit: dict, tables: Tables, rules: dict) -> tuple[list, dict, dict]:
     return rows, skydd, trotthet
 
 
-def rustning(char: dict, ctx: Context) -> None:
-    """Armour and helmet per body part from a kit of the yrke, SP and fatigue rolls."""
-    plans = _plans(ctx)
-    pool, cumulative = plans.kits(char["yrke"], char["genre"])
+def _armour(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
+    pool, cumulative = job.kits()
     if not pool:
         raise ChargenError(
-            f"yrken.toml: the yrke '{char['yrke']}' has no rustningspaket in the genre "
-            f"'{char['genre']}'"
+            f"yrken.toml: the yrke '{job.id}' has no rustningspaket in the genre '{job.genre_id}'"
         )
     kit = pool[bisect(cumulative, ctx.rng.random() * cumulative[-1])]
     pc = ctx.kind == "pc"
     if pc:
         ctx.log(rustningspaket=kit["id"])
     char["rustningspaket"] = kit["name"]
-    rows, skydd, trotthet = plans.outfit(kit)
-    # each character gets its own copies of the kit's rows
+    rows, parts, protection, trotthet = plans.outfit(kit)
+    # every character gets its own copies of the kit's rows
     char["rustning"] = [
-        {**row, "sp": dict(row["sp"]), "kroppsdelar": list(row["kroppsdelar"])} for row in rows
+        {**row, "sp": row["sp"].copy(), "kroppsdelar": row["kroppsdelar"].copy()} for row in rows
     ]
-    char["skydd"] = {part: dict(sp) for part, sp in skydd.items()}
-    char["trotthetsslag"] = dict(trotthet)
+    char["skydd"] = dict(zip(parts, map(dict.copy, protection), strict=True))
+    char["trotthetsslag"] = trotthet.copy()
     if pc:
         ctx.log(trotthetsslag=trotthet["summa"])
+
+
+def rustning(char: dict, ctx: Context) -> None:
+    """Armour and helmet per body part from a kit of the yrke, SP and fatigue rolls."""
+    plans = _plans(ctx)
+    _armour(char, ctx, plans, plans.job(char["yrke"], char["genre"]))
+
+
+def npc(char: dict, ctx: Context) -> None:
+    """An NPC (--template, --genre): the procedure's steps in order, without historik;
+    the template picks the first of its yrken that exists in the genre."""
+    plans = _plans(ctx)
+    char["name"], char["kon"] = ctx.person_name()
+    template = _choose(ctx, "template", "mallar", *plans.templates(), whole=True)
+    char["template"] = template["id"]
+    char["mall_namn"] = template["name"]
+    _choose_genre(char, ctx, plans)
+    _choose_art(char, ctx, plans)
+    _roll_grundegenskaper(char, ctx, plans)
+    _beraknade(char, ctx, plans)
+    entry = plans.template_job(template["id"], char["genre"])
+    char["yrke"] = entry["id"]
+    char["yrke_namn"] = entry["name"]
+    job = plans.job(entry["id"], char["genre"])
+    _skills(char, ctx, plans, job)
+    _weapons(char, ctx, plans, job)
+    _armour(char, ctx, plans, job)
 
 
 PC_STEPS = [
@@ -1123,13 +1269,6 @@ PC_STEPS = [
         help="Armour and helmet per body part, SP H/K/S and fatigue rolls.",
     ),
 ]
-
-NPC_STEPS = [
-    PC_STEPS[0],
-    Step("mall", _template, fields=("template",), command=False),
-    *PC_STEPS[1:],
-]
-
 
 # -- the sheet ---------------------------------------------------------------------------
 
@@ -1249,7 +1388,7 @@ SYSTEM = System(
     effect_keys=frozenset(),
     labels=LABELS,
     pc=PC_STEPS,
-    npc=NPC_STEPS,
+    npc=npc,
     pc_options=[
         Option("genre", table="genrer", help="The genre (genrer.toml)."),
         Option("art", table="arter", help="The species (arter.toml); människa by default."),
