@@ -414,7 +414,7 @@ def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej) -> 
             if lofts[pick["tilstand"]] + step > rules["loft_max"]:
                 continue
         elif kind == "grej":
-            if all(e["id"] in held_grej for e in grej.entries):
+            if held_grej.issuperset(grej.ids):  # nothing left to give
                 continue
         elif kind != "stjerne":
             index = forb_table.entries.index(pick)
@@ -581,7 +581,8 @@ def _plain(dice: Dice) -> tuple[int, tuple[int, ...]] | None:
 
 
 def _cumulative(entries) -> tuple[list[float], float]:
-    """Running weights as `Table.pick` keeps them, so a bisect picks what it would."""
+    """Running weights of some entries, as the engine's weighted pick among them sums them,
+    so one bisect picks what `ctx.choose(..., allowed=entries)` would."""
     sums = list(accumulate(float(e.get("weight", 1)) for e in entries))
     return sums, sums[-1] if sums else 0.0
 
@@ -590,36 +591,26 @@ class _Batch:
     """What every NPC of a batch shares, built once per batch (ctx.cache["npc"])."""
 
     __slots__ = (
-        "templates",
-        "template_sums",
-        "template_total",
+        "skabeloner",
         "plans",
         "hjemstater",
-        "hjem_sums",
-        "hjem_total",
         "namers",
         "kampstile",
         "modeffekter",
         "spor",
-        "spor_sums",
-        "spor_total",
         "fokus_bonus",
     )
 
     def __init__(self, ctx: Context) -> None:
         rules = _rules(ctx)
         evne_table = _evner(ctx)
-        self.templates = ctx.table("skabeloner").entries
-        self.template_sums, self.template_total = _cumulative(self.templates)
+        self.skabeloner = ctx.table("skabeloner")
         self.plans: dict[str, _Plan] = {}
-        self.hjemstater = ctx.table("hjemstater").entries
-        self.hjem_sums, self.hjem_total = _cumulative(self.hjemstater)
-        self.namers: list[Any] = [None] * len(self.hjemstater)  # filled as each is first drawn
+        self.hjemstater = ctx.table("hjemstater")
+        self.namers: dict[str, Any] = {}  # by hjemstat id, made as each is first drawn
         self.kampstile = {e: evne_table[e]["kampstil"] for e in TALENTER}
         self.modeffekter = {e: evne_table[e]["modeffekt"] for e in KUNDSKABER}
-        spor = ctx.table("stjernespor")
-        self.spor = spor.ids
-        self.spor_sums, self.spor_total = _cumulative(spor.entries)
+        self.spor = ctx.table("stjernespor")
         self.fokus_bonus = rules["fokus_bonus"]
 
 
@@ -719,12 +710,11 @@ def _choose_template(ctx: Context, batch: _Batch) -> dict:
     """The template by --template, the prompt or weight; --blodarv keeps to persons of it."""
     options = ctx.options
     if ctx.prompter is None and options.get("template") is None and options.get("blodarv") is None:
-        rand = ctx.rng.random
-        return batch.templates[bisect(batch.template_sums, rand() * batch.template_total)]
+        return batch.skabeloner.pick(ctx.rng)
     wanted = ctx.option("blodarv")
     allowed = None
     if wanted is not None:
-        allowed = [t for t in batch.templates if wanted in t.get("blodarv", ())]
+        allowed = [t for t in batch.skabeloner.entries if wanted in t.get("blodarv", ())]
     return ctx.choose(
         "template",
         "skabeloner",
@@ -751,11 +741,10 @@ def npc(char: dict, ctx: Context) -> None:
     char["template"] = plan.id
     char["skabelon_navn"] = plan.name
     if plan.pool:
-        index = bisect(batch.hjem_sums, rand() * batch.hjem_total)
-        hjemstat = batch.hjemstater[index]
-        namer = batch.namers[index]
+        hjemstat = batch.hjemstater.pick(rng)
+        namer = batch.namers.get(hjemstat["id"])
         if namer is None:
-            namer = batch.namers[index] = _namer(ctx, hjemstat)
+            namer = batch.namers[hjemstat["id"]] = _namer(ctx, hjemstat)
         char["name"], gender = _named(rng, namer)
         char["kon"] = GENDER[gender]
         char["hjemstat"] = hjemstat["id"]
@@ -799,7 +788,7 @@ def npc(char: dict, ctx: Context) -> None:
     char["tilstande"] = {t: row.copy() for t, row in kin.tilstande.items()}
     stjerner = kin.stjerner.copy()
     for _ in range(kin.free):
-        stjerner[batch.spor[bisect(batch.spor_sums, rand() * batch.spor_total)]] += 1
+        stjerner[batch.spor.pick(rng)["id"]] += 1
     char["stjerner"] = stjerner
     char["fokus_bonus"] = batch.fokus_bonus
     char["grej"] = plan.grej.copy()

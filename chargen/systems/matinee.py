@@ -11,7 +11,6 @@ quoted or authored, and every number the code uses comes from regler.toml.
 from __future__ import annotations
 
 from bisect import bisect
-from itertools import accumulate
 
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.names import picker
@@ -189,6 +188,8 @@ def _clamp(value: int, low: int, high: int | None = None) -> int:
 def apply_effects(char: dict, effects: dict, ctx: Context) -> None:
     """Add a table row's effects: grundegenskaper (never below 0), färdigheter and
     Tillgångar (kept within 0-18), k-marker and korruption (never below 0)."""
+    if not effects:
+        return
     rules = _rules(ctx)
     low, high = rules["varde_min"], rules["varde_max"]
     for key, amount in effects.items():
@@ -260,23 +261,41 @@ def person_name(ctx: Context, corporation: dict) -> tuple[str, str]:
     """A name in the corporation's style: its authored table, else one of its Faker locales.
 
     `--locale` overrides both. Returns (name, "man" | "kvinna")."""
+    namer = ctx.cache.get(("namer", corporation["id"]))
+    if namer is None:
+        namer = ctx.cache[("namer", corporation["id"])] = _namer(ctx, corporation)
     rand = ctx.rng.random
-    if ctx.locale is None and corporation.get("namntabell"):
-        names = ctx.settings(corporation["namntabell"])
-        gender = "female" if rand() < 0.5 else "male"
-        given = names["fornamn_kvinna" if gender == "female" else "fornamn_man"]
-        family = names["efternamn"]
+    if namer[0] == "tabell":
+        _, given_f, given_m, family, suffix, titles = namer
+        female = rand() < 0.5
+        given = given_f if female else given_m
         first = given[int(rand() * len(given))]
         last = family[int(rand() * len(family))]
-        if gender == "female":
-            last += names.get("efternamn_kvinna_suffix", "")
-        name = f"{first} {last}"
+        name = f"{first} {last}{suffix}" if female else f"{first} {last}"
     else:
-        locales = corporation["locales"]
+        _, locales, titles = namer
         locale = locales[int(rand() * len(locales))]
-        name, gender = ctx.person_name(locale, latin=True)
-    title = corporation.get("titel_kvinna" if gender == "female" else "titel_man")
-    return (f"{title} {name}" if title else name), KON[gender]
+        name, gender = picker(ctx.locale or locale or ctx.system.locale, True).pick(ctx.rng)
+        female = gender == "female"
+    title = titles[0] if female else titles[1]
+    return (f"{title} {name}" if title else name), KON["female" if female else "male"]
+
+
+def _namer(ctx: Context, corporation: dict) -> tuple:
+    """The corporation's name style with its lists looked up once per batch:
+    ("tabell", female given, male given, family, suffix, titles) or ("faker", locales, titles)."""
+    titles = (corporation.get("titel_kvinna"), corporation.get("titel_man"))
+    if ctx.locale is None and corporation.get("namntabell"):
+        names = ctx.settings(corporation["namntabell"])
+        return (
+            "tabell",
+            names["fornamn_kvinna"],
+            names["fornamn_man"],
+            names["efternamn"],
+            names.get("efternamn_kvinna_suffix", ""),
+            titles,
+        )
+    return ("faker", corporation["locales"], titles)
 
 
 def namn(char: dict, ctx: Context) -> None:
@@ -685,11 +704,8 @@ class _NpcBatch:
     """What every NPC of a batch shares, read from the tables once (ctx.cache["npc"])."""
 
     __slots__ = (
-        "templates",
-        "template_sums",
-        "corps",
-        "corp_sums",
-        "namers",
+        "mallar",
+        "korporationer",
         "plans",
         "grundegenskaper",
         "fardigheter",
@@ -701,11 +717,8 @@ class _NpcBatch:
     def __init__(self, ctx: Context) -> None:
         rules = _rules(ctx)
         base, plus = rules["npc_grundegenskap"], rules["npc_fardighet_bas"]
-        self.templates = ctx.table("mallar").entries
-        self.template_sums = _cumulative(self.templates)
-        self.corps = ctx.table("megakorporationer").entries
-        self.corp_sums = _cumulative(self.corps)
-        self.namers: dict[str, tuple] = {}  # by corporation id, made as each is first drawn
+        self.mallar = ctx.table("mallar")
+        self.korporationer = ctx.table("megakorporationer")
         self.plans: dict[str, tuple] = {}  # by template id
         self.grundegenskaper = dict.fromkeys(GRUNDEGENSKAPER, base)
         self.fardigheter = {f: base + plus for f in FARDIGHETER}
@@ -716,19 +729,13 @@ class _NpcBatch:
         self.weapons = [f for f in GRUPPER["fysik"] if f in self.skills]
 
 
-def _cumulative(entries) -> tuple[list[float], float]:
-    """Running weights as `Table.pick` keeps them, so a bisect picks what it would."""
-    sums = list(accumulate(float(e.get("weight", 1)) for e in entries))
-    return sums, sums[-1] if sums else 0.0
-
-
 def _npc_plan(template: dict) -> tuple:
-    """A template's fixed fields: (id, name, slås ut på, human?, items, extra fields)."""
+    """A template's fixed fields: (id, name, slås ut på, human?, how many items, the
+    fields it adds as they are)."""
     extra = {}
     for key in ("apostel", "korruption", "vapen"):
         if key in template:
-            value = template[key]
-            extra[key] = list(value) if isinstance(value, list) else value
+            extra[key] = template[key]
     if template.get("description"):
         extra["beskrivning"] = template["description"]
     return (
@@ -741,45 +748,6 @@ def _npc_plan(template: dict) -> tuple:
     )
 
 
-def _namer(ctx: Context, corporation: dict) -> tuple:
-    """How `person_name` names a member of the corporation, with its lists looked up once:
-    ("tabell", female given, male given, family, suffix, titles) or ("faker", locales, titles)."""
-    titles = (corporation.get("titel_kvinna"), corporation.get("titel_man"))
-    if ctx.locale is None and corporation.get("namntabell"):
-        names = ctx.settings(corporation["namntabell"])
-        return (
-            "tabell",
-            names["fornamn_kvinna"],
-            names["fornamn_man"],
-            names["efternamn"],
-            names.get("efternamn_kvinna_suffix", ""),
-            titles,
-        )
-    return ("faker", corporation["locales"], titles)
-
-
-def _npc_name(ctx: Context, batch: _NpcBatch, corporation: dict) -> tuple[str, str]:
-    """`person_name`, drawing the same numbers, with the corporation's lists looked up once."""
-    namer = batch.namers.get(corporation["id"])
-    if namer is None:
-        namer = batch.namers[corporation["id"]] = _namer(ctx, corporation)
-    rand = ctx.rng.random
-    if namer[0] == "tabell":
-        _, given_f, given_m, family, suffix, titles = namer
-        female = rand() < 0.5
-        given = given_f if female else given_m
-        first = given[int(rand() * len(given))]
-        last = family[int(rand() * len(family))]
-        name = f"{first} {last}{suffix}" if female else f"{first} {last}"
-    else:
-        _, locales, titles = namer
-        locale = locales[int(rand() * len(locales))]
-        name, gender = picker(ctx.locale or locale or ctx.system.locale, True).pick(ctx.rng)
-        female = gender == "female"
-    title = titles[0] if female else titles[1]
-    return (f"{title} {name}" if title else name), KON["female" if female else "male"]
-
-
 def generate_npc(char: dict, ctx: Context) -> None:
     """A spelledarperson: grundegenskaper 0, every färdighet grundegenskap + 10.
 
@@ -789,10 +757,8 @@ def generate_npc(char: dict, ctx: Context) -> None:
     batch = ctx.cache.get("npc")
     if batch is None:
         batch = ctx.cache["npc"] = _NpcBatch(ctx)
-    rand = ctx.rng.random
     if ctx.prompter is None and ctx.option("template") is None:
-        sums, total = batch.template_sums
-        template = batch.templates[bisect(sums, rand() * total)]
+        template = batch.mallar.pick(ctx.rng)
     else:
         template = ctx.choose("template", "mallar")
     plan = batch.plans.get(template["id"])
@@ -803,13 +769,12 @@ def generate_npc(char: dict, ctx: Context) -> None:
     char["mall"] = name
     if human:
         if ctx.prompter is None and ctx.option("megakorporation") is None:
-            sums, total = batch.corp_sums
-            corp = batch.corps[bisect(sums, rand() * total)]
+            corp = batch.korporationer.pick(ctx.rng)
         else:
             corp = ctx.choose("megakorporation", "megakorporationer")
         char["megakorporation"] = corp["id"]
         char["megakorporation_namn"] = corp["name"]
-        char["name"], char["kon"] = _npc_name(ctx, batch, corp)
+        char["name"], char["kon"] = person_name(ctx, corp)
     else:
         char["name"] = name
     char["grundegenskaper"] = batch.grundegenskaper.copy()
