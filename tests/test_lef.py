@@ -8,6 +8,7 @@ forbedring, blodarv and personlighed, NPC templates, the CLI and bad input.
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -15,7 +16,7 @@ from conftest import assert_usage_error, make, run
 
 from chargen.dice import parse
 from chargen.errors import ChargenError
-from chargen.procedure import Context
+from chargen.procedure import Context, generate
 from chargen.systems import lef, load
 
 SYSTEM = load("lef")
@@ -423,6 +424,132 @@ def test_hedetrold_is_stronger_than_any_starting_pc(pcs):
     trolls = make("lef", "npc", count=30, seed=2, options={"template": "hedetrold"})
     assert min(t["talenter"]["styrke"] for t in trolls) > RULES["evne_max_start"]
     assert all(t["tilstande"]["helbred"]["loft"] == 8 for t in trolls)  # 6 + Vital
+
+
+def _walk(rng: random.Random, rules: dict, favoured: set[str]) -> dict[str, int]:
+    """The evne budget spent as regler.toml says, point by point: draw rand() * the open
+    evner's total weight and walk them, paying weight after weight (grund + value, +
+    foretrukken). The reference `_spend` must match, number for number."""
+    start, cap = rules["evne_start"], rules["evne_max_start"]
+    values = dict.fromkeys(lef.EVNER, start)
+    for _ in range(rules["evnepoint"]):
+        open_ = [e for e in lef.EVNER if values[e] < cap]
+        weights = [
+            rules["fordeling_grund"]
+            + values[e]
+            + (rules["fordeling_foretrukken"] if e in favoured else 0)
+            for e in open_
+        ]
+        point = rng.random() * sum(weights)
+        chosen = open_[-1]
+        for evne, weight in zip(open_, weights, strict=True):
+            point -= weight
+            if point < 0:
+                chosen = evne
+                break
+        values[chosen] += 1
+    return values
+
+
+@pytest.mark.parametrize(("grund", "foretrukken"), [(1, 3), (2, 0), (1, -1), (0, 0), (0, -2)])
+def test_evnepoint_spending_is_the_weighted_walk_number_for_number(grund, foretrukken):
+    rules = dict(RULES, fordeling_grund=grund, fordeling_foretrukken=foretrukken)
+    favoured = {"sind", "kultur", "styrke"}
+    for seed in range(150):
+        ctx = _context(seed=seed)
+        rng = random.Random(seed)
+        assert lef._spend(ctx, rules, favoured) == _walk(rng, rules, favoured), seed
+        assert ctx.rng.random() == rng.random()  # and the stream goes on in step
+
+
+@pytest.mark.parametrize(
+    "text", ["0", "4", "1d6", "1d6+2", "2d4+3", "1d3-1", "1d4-1d6", "2d6-3d4+1", "3d10+10", "d%"]
+)
+def test_npc_plain_dice_total_and_stream_are_dice_rolls(text):
+    base, sides = lef._plain(parse(text))
+    for seed in range(200):
+        fast, slow = random.Random(seed), random.Random(seed)
+        assert base + sum(int(fast.random() * s) for s in sides) == parse(text).roll(slow).total
+        assert fast.random() == slow.random()
+
+
+def test_npc_dice_with_aces_keep_or_d66_roll_through_the_dice_module():
+    for text in ("1d6!", "4d6kh3", "2d20kl1", "d66", "1d6+1d6!"):
+        assert lef._plain(parse(text)) is None
+
+
+def test_npc_template_drawn_by_weight_as_the_table_draws_it():
+    for seed in range(60):
+        char = make("lef", "npc", seed=seed)[0]
+        assert char["template"] == TABLES["skabeloner"].pick(random.Random(seed))["id"]
+
+
+_ODD_TEMPLATES = """description = "Skabeloner med usædvanlige terninger."
+
+[[entries]]
+id = "spiller"
+name = "Spiller"
+evner = { styrke = "1d6!+2", fysik = "4d6kh3", sanse = "d66", snilde = "1d4-1d6" }
+ovrige = "1d3-1"
+tilstande = { helbred = 4, kraft = 3 }
+blodarv = ["nemal", "rakkere"]
+ekspertiser = ["drilsoldat"]
+penge = "1d6!"
+
+[[entries]]
+id = "kaempe"
+name = "Kæmpe"
+vaesen = true
+evner = { styrke = "3d10+10", fysik = "1d4-1d6", sanse = "2d6-3d4+1" }
+ovrige = "1d3-2"
+tilstande = { helbred = 6, liv = 1 }
+fokus = ["helbred"]
+ekspertiser = ["troldekraefter", "alsidig"]
+penge = "2d6-1d4"
+"""
+
+
+def test_npc_templates_with_aces_keep_d66_and_values_past_the_range(tmp_path):
+    tables = SYSTEM.tables([_pack(tmp_path, "skabeloner", _ODD_TEMPLATES)])
+    templates = {e["id"]: e for e in tables["skabeloner"].entries}
+    top = RULES["evne_max"]
+    chars = list(generate(SYSTEM, tables, "npc", {}, 300, 7))
+    assert {c["template"] for c in chars} == set(templates)
+    for char in chars:
+        tpl = templates[char["template"]]
+        for evne, value in _values(char).items():
+            expr = tpl["evner"].get(evne, tpl["ovrige"])
+            if "!" in expr:
+                assert 0 <= value <= top
+            else:
+                assert value in {min(max(v, 0), top) for v in parse(expr).possible_values()}
+        held = [EKSPERTISER[e["id"]] for e in char["ekspertiser"]]
+        fixed = sum(n for e in held for n in e.get("stjerner", {}).values())
+        free = sum(e.get("frie_stjerner", 0) for e in held)  # alsidig draws two
+        assert sum(char["stjerner"].values()) == fixed + free
+        assert char["penge"] >= (1 if tpl["id"] == "spiller" else -2)
+    kaempe = [c for c in chars if c["template"] == "kaempe"]
+    assert top in {c["talenter"]["styrke"] for c in kaempe}  # 13..40, kept at evne_max
+    assert 0 in {c["talenter"]["fysik"] for c in kaempe}  # 1d4-1d6 below 0 kept at 0
+    again = next(generate(SYSTEM, tables, "npc", {}, 1, chars[9]["seed"]))
+    assert again == chars[9]
+
+
+def test_npcs_of_a_batch_share_no_mutable_parts():
+    options = {"template": "hedetrold"}
+    first, second = make("lef", "npc", count=2, seed=31, options=options)
+    first["tilstande"]["helbred"]["vaerdi"] -= 3
+    first["ekspertiser"][0]["navn"] = "Glemt"
+    first["kampstile"]["fysik"] = "Ingen"
+    first["modeffekter"]["kultur"] = "Ingen"
+    first["stjerner"]["prygl"] += 5
+    first["fokus"].append("psyke")
+    first["forbedringer"].append({})
+    first["grej"].append("Sten")
+    person = make("lef", "npc", count=2, seed=31, options={"template": "smugler"})
+    person[0]["grej"].append("Sten")
+    assert second == make("lef", "npc", count=2, seed=31, options=options)[1]
+    assert person[1] == make("lef", "npc", count=2, seed=31, options={"template": "smugler"})[1]
 
 
 # -- seeds, steps and the CLI --------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from conftest import assert_usage_error, make, run
 
 from chargen.procedure import Context
-from chargen.systems import load
+from chargen.systems import load, matinee
 from chargen.systems.matinee import (
     FARDIGHETER,
     GRUND_FOR,
@@ -686,6 +687,60 @@ def test_npc_corporation_option_and_squad_roster():
     assert len({c["name"] for c in squad}) > 6
     result = run("matinee", "npc", "--template", "namnlos", "-n", "6", "--seed", "3")
     assert result.exit_code == 0 and len(result.stdout.strip().splitlines()) == 8
+
+
+def test_npc_template_and_corporation_drawn_by_weight_as_the_tables_draw_them():
+    for seed in range(80):
+        char = make("matinee", "npc", seed=seed)[0]
+        rng = random.Random(seed)
+        assert char["template"] == TABLES["mallar"].pick(rng)["id"]
+        if "megakorporation" in char:
+            assert char["megakorporation"] == TABLES["megakorporationer"].pick(rng)["id"]
+
+
+def test_npc_names_follow_the_corporation_as_pcs_do():
+    brothers = make(
+        "matinee",
+        "npc",
+        count=20,
+        seed=4,
+        options={"template": "namngiven", "megakorporation": "brodraskapet"},
+    )
+    for char in brothers:
+        assert char["name"].startswith("Syster " if char["kon"] == "kvinna" else "Broder ")
+    mishima = TABLES["namn_mishima"].settings
+    for char in make(
+        "matinee",
+        "npc",
+        count=20,
+        seed=4,
+        options={"template": "namnlos", "megakorporation": "mishima"},
+    ):
+        assert char["name"].isascii() and char["name"].split()[1] in mishima["efternamn"]
+
+
+def test_npcs_of_a_batch_share_no_mutable_parts():
+    options = {"template": "namngiven", "megakorporation": "capitol"}
+    first, second = make("matinee", "npc", count=2, seed=8, options=options)
+    first["grundegenskaper"]["fysik"] = 5
+    first["fardigheter"]["narstrid"] = 18
+    first["utrustning"].append({"namn": "Sten", "fardighet": "kasta", "bonus": 1})
+    beasts = make("matinee", "npc", count=2, seed=8, options={"template": "nekromutant"})
+    beasts[0]["vapen"].append("Sten")
+    assert second == make("matinee", "npc", count=2, seed=8, options=options)[1]
+    assert (
+        beasts[1] == make("matinee", "npc", count=2, seed=8, options={"template": "nekromutant"})[1]
+    )
+    assert TABLES["mallar"].get("nekromutant")["vapen"] == beasts[1]["vapen"]
+
+
+@pytest.mark.parametrize("table", ["nivaer", "tillgangar_band", "rykte_band", "sinnesryckning"])
+def test_a_value_falls_in_the_last_band_it_reaches(table):
+    ctx = Context(SYSTEM, TABLES, "pc")
+    entries = sorted(TABLES[table].entries, key=lambda e: e["min"])
+    for value in range(-3, 40):
+        reached = [e for e in entries if value >= e["min"]]
+        assert matinee._band(ctx, table, value) == (reached[-1] if reached else entries[0])
 
 
 # -- the CLI ------------------------------------------------------------------------------
