@@ -728,7 +728,7 @@ def npc(char: dict, ctx: Context) -> None:
 
     The tables are read once per batch (`_Batch`, `_Plan`, `_Kin`); each NPC then only
     draws: template, home state, name and blodarv, the evner, free stjerner, penge, in
-    that order, as the PC's steps would draw them."""
+    that order, with the numbers `ctx.choose`, `Table.pick` and `Dice.roll` would use."""
     batch = ctx.cache.get("npc")
     if batch is None:
         batch = ctx.cache["npc"] = _Batch(ctx)
