@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import NamedTuple
 
 from chargen.errors import DiceError
 
@@ -63,9 +64,11 @@ class DiceTerm:
         return list(range(low, high + 1))
 
 
-@dataclass(frozen=True)
-class Roll:
-    """The result of rolling a `Dice`: its total and every die that was rolled."""
+class Roll(NamedTuple):
+    """The result of rolling a `Dice`: its total and every die that was rolled.
+
+    A NamedTuple, not a frozen dataclass: rolls are made in the hot loop.
+    """
 
     expression: str
     total: int
@@ -103,29 +106,32 @@ class Dice:
         total = self.modifier
         faces: list[int] = []
         for term in self.terms:
+            sides = term.sides
             if term.d66:
                 tens, units = int(rand() * 6) + 1, int(rand() * 6) + 1
                 faces += (tens, units)
                 total += 10 * tens + units
-                continue
-            sides = term.sides
-            rolled = []
-            for _ in range(term.count):
-                face = int(rand() * sides) + 1
-                value = face
-                faces.append(face)
-                if term.aces:
+            elif not term.aces and not term.keep:  # the common case, kept short
+                rolled = [int(rand() * sides) + 1 for _ in range(term.count)]
+                faces += rolled
+                total += term.sign * sum(rolled)
+            else:
+                values = []
+                for _ in range(term.count):
+                    face = int(rand() * sides) + 1
+                    value = face
+                    faces.append(face)
                     extra = 0
-                    while face == sides and extra < MAX_ACES:
+                    while term.aces and face == sides and extra < MAX_ACES:
                         face = int(rand() * sides) + 1
                         faces.append(face)
                         value += face
                         extra += 1
-                rolled.append(value)
-            if term.keep:
-                rolled.sort(reverse=term.keep == "h")
-                rolled = rolled[: term.keep_count]
-            total += term.sign * sum(rolled)
+                    values.append(value)
+                if term.keep:
+                    values.sort(reverse=term.keep == "h")
+                    values = values[: term.keep_count]
+                total += term.sign * sum(values)
         return Roll(self.text, total, tuple(faces))
 
     def possible_values(self) -> list[int]:
