@@ -350,6 +350,8 @@ class _Skill:
         "cap",
         "narkamp",
         "label",
+        "simple",
+        "whole",
         "plain",
         "_options",
         "_specified",
@@ -364,15 +366,13 @@ class _Skill:
         # "kan aldrig överstiga personens värde i, Närkamp"
         self.narkamp = skill["id"] == "stridskonst" or skill.get("klass") == "stridskonster"
         self.label = _skill_label(skill, genre["id"], None)
-        # (key, label, bas, cap, grupp) of a skill that needs no check, choice or other
-        # skill's value when it is raised; None sends it through every rule in _Sheet.add
-        self.plain = (
-            (self.id, self.label, self.bas, self.cap, self.grupp)
-            if self.open and self.klass is None and self.cap is not None and not self.narkamp
-            else None
-        )
-        self._options: list[tuple[str, str]] | None = None
-        self._specified: dict[str, tuple[str, str]] = {}
+        # simple: a skill that exists here with a cap of its own, raised by _Sheet.add's
+        # short path; plain: its (key, label, bas, cap, grupp) when it needs no specification
+        self.simple = self.open and self.cap is not None and not self.narkamp
+        self.whole = (self.id, self.label, self.bas, self.cap, self.grupp)
+        self.plain = self.whole if self.simple and self.klass is None else None
+        self._options: tuple[list[tuple], tuple[str, ...]] | None = None
+        self._specified: dict[str, tuple] = {}
 
     def cap_for(self, values: dict[str, int]) -> int:
         cap = self.cap
@@ -382,18 +382,36 @@ class _Skill:
             return min(cap, values.get("narkamp", 0))
         return cap
 
-    def specified(self, spec: str) -> tuple[str, str]:
-        """(key, label) of the skill specified as `spec`: ("sprak_alviska", "Språk Alviska")."""
+    def specified(self, spec: str) -> tuple:
+        """(key, label, bas, cap, grupp) of the skill specified as `spec`
+        ("sprak_alviska", "Språk Alviska", ...)."""
         found = self._specified.get(spec)
         if found is None:
             found = self._specified[spec] = (
                 f"{self.id}_{slug(spec)}",
                 _skill_label(self.skill, self.genre["id"], spec),
+                self.bas,
+                self.cap,
+                self.grupp,
             )
         return found
 
-    def options(self) -> list[tuple[str, str]]:
-        """(key, label) of each specification the genre's <klass> list offers."""
+    def pick(self, values: dict[str, int], rand, spec: str | None = None) -> tuple:
+        """(key, label, bas, cap, grupp) of what is raised: the specification given, the
+        skill itself, or for a <klass> skill one from the genre's list not already held."""
+        if spec is not None:
+            return self.specified(spec)
+        if self.klass is None:
+            return self.whole
+        options, keys = self.options()
+        free = options
+        if any(map(values.__contains__, keys)):
+            free = [o for o in options if o[0] not in values] or options
+        return free[int(rand() * len(free))]
+
+    def options(self) -> tuple[list[tuple], tuple[str, ...]]:
+        """Each specification the genre's <klass> list offers (as `specified` gives it),
+        and their keys."""
         if self._options is None:
             specs = self.genre.get(self.klass)
             if specs is None:
@@ -401,7 +419,8 @@ class _Skill:
                     f"genrer.toml: '{self.genre['id']}' has no list '{self.klass}' "
                     f"for the skill '{self.id}'"
                 )
-            self._options = [self.specified(s) for s in specs]
+            options = [self.specified(s) for s in specs]
+            self._options = (options, tuple(o[0] for o in options))
         return self._options
 
 
@@ -426,13 +445,12 @@ class _GenreSkills(dict):
             values: dict[str, int] = {}
             labels: dict[str, str] = {}
             groups: dict[str, list[str]] = {g: [] for g in GRUPPER}
-            sheet = _Sheet(values, labels, groups, None, None)
             for skill in self.table.entries:
                 if skill["bas"] > 0 and not skill.get("klass"):
                     info = self[skill["id"]]
                     if info.open:
                         value = min(info.bas, info.cap_for(values))
-                        sheet.set_value(info.id, info.label, info.grupp, value)
+                        _set_value(values, labels, groups, info.id, info.label, info.grupp, value)
             self._base = (values, labels, tuple(groups), tuple(groups.values()))
         return self._base
 
@@ -469,27 +487,15 @@ class _Sheet:
         A <klass> skill without `spec` takes one from the genre's list, not one already held.
         """
         values = self.values
-        plain = skill.plain
-        if plain is not None and spec is None:  # the common case, the same rules made short
-            key, label, bas, cap, grupp = plain
-            start = values.get(key, bas)
-        else:
-            if not skill.open:
-                raise ChargenError(
-                    f"the skill '{skill.id}' does not exist in the genre '{skill.genre['id']}' "
-                    f"(it exists in {', '.join(skill.skill['genrer'])})"
-                )
-            if spec is not None:
-                key, label = skill.specified(spec)
-            elif skill.klass is not None:
-                options = skill.options()
-                free = [o for o in options if o[0] not in values] or options
-                key, label = free[int(self.rand() * len(free))]
-            else:
-                key, label = skill.id, skill.label
-            start = values.get(key, skill.bas)
-            cap = skill.cap_for(values)
-            grupp = skill.grupp
+        if not skill.open:
+            raise ChargenError(
+                f"the skill '{skill.id}' does not exist in the genre '{skill.genre['id']}' "
+                f"(it exists in {', '.join(skill.skill['genrer'])})"
+            )
+        key, label, bas, cap, grupp = skill.pick(values, self.rand, spec)
+        start = values.get(key, bas)
+        if not skill.simple:
+            cap = skill.cap_for(values)  # a missing cap is a fault; Stridskonst's is Närkamp
         value = start + amount  # min(start + amount, cap), never below min(start, cap)
         if value > cap:
             value = cap
@@ -504,11 +510,37 @@ class _Sheet:
             self.log(fardighet=key, fran=start, till=value, **({"for": why} if why else {}))
         return key
 
-    def set_value(self, key: str, label: str, group: str, value: int) -> None:
-        self.values[key] = value
-        self.labels[key] = label
-        if key not in self.groups.setdefault(group, []):
-            self.groups[group].append(key)
+
+def _set_value(
+    values: dict, labels: dict, groups: dict, key: str, label: str, group: str, value: int
+) -> None:
+    """A skill set outright (a weapon's skill not yet held, a wrong-hand skill)."""
+    values[key] = value
+    labels[key] = label
+    if key not in groups.setdefault(group, []):
+        groups[group].append(key)
+
+
+def _raise(
+    values: dict, labels: dict, groups: dict, skill: _Skill, amount: int, rand, spec=None
+) -> str:
+    """_Sheet.add for an NPC, which keeps no historik: its common case written out."""
+    plain = skill.plain if spec is None else None
+    if plain is None:
+        if not skill.simple:
+            return _Sheet(values, labels, groups, rand, None).add(skill, amount, spec)
+        plain = skill.pick(values, rand, spec)
+    key, label, bas, cap, grupp = plain
+    start = values.get(key, bas)
+    value = start + amount  # min(start + amount, cap), never below min(start, cap)
+    if value > cap:
+        value = cap
+    floor = start if start < cap else cap
+    values[key] = value if value > floor else floor
+    if key not in labels:
+        labels[key] = label
+        groups.setdefault(grupp, []).append(key)
+    return key
 
 
 class _Weapon:
@@ -666,7 +698,8 @@ class _Plans:
         self._templates: tuple[list, list] | None = None
         self.genre_pools: dict[tuple, tuple[list, list, str]] = {}
         self.species_pools: dict[str, tuple[list, list, dict | None]] = {}
-        self.species_dice: dict[str, tuple[list, dict, str | None]] = {}
+        self.species_dice: dict[str, tuple[list, dict, str | None, tuple]] = {}
+        self.npc_drawn: bool | None = None  # no option or prompt picks an NPC's template
         self.grundskador: dict[int, str] = {}
         self.kps: dict[int, dict[str, int]] = {}
         self.dice: dict[str, tuple[str, int, int, Callable]] = {}
@@ -712,8 +745,9 @@ class _Plans:
             self.species_pools[genre_id] = found
         return found
 
-    def species(self, art_id: str) -> tuple[list, dict, str | None]:
-        """[(grundegenskap, dice, roller)], the artmaximum and the mother tongue of a species."""
+    def species(self, art_id: str) -> tuple[list, dict, str | None, tuple]:
+        """[(grundegenskap, dice, roller)], the artmaximum, the mother tongue and the
+        rollers alone (in GRUNDEGENSKAPER's order) of a species."""
         found = self.species_dice.get(art_id)
         if found is None:
             species = self.tables["arter"].get(art_id)
@@ -723,7 +757,9 @@ class _Plans:
                 raise ChargenError(f"arter.toml: '{art_id}' has no dice for {', '.join(missing)}")
             rollers = [(g, dice[g], _roller(dice[g])) for g in GRUNDEGENSKAPER]
             maximum = {g: artmaximum(dice[g]) for g in GRUNDEGENSKAPER}
-            found = self.species_dice[art_id] = (rollers, maximum, species.get("modersmal"))
+            fast = tuple(roll for _g, _d, roll in rollers)
+            found = (rollers, maximum, species.get("modersmal"), fast)
+            self.species_dice[art_id] = found
         return found
 
     def grundskada(self, sto_sty: int) -> str:
@@ -808,6 +844,13 @@ def _plans(ctx: Context) -> _Plans:
     return plans
 
 
+def _draw(rand, pool: list[dict], cumulative: list[float], option: str, table: str) -> dict:
+    """A weighted pick from a pool whose cumulative weights are known, as Table.pick draws."""
+    if not pool:
+        raise ChargenError(f"no {option} is open here ({table} has none that fit)")
+    return pool[bisect(cumulative, rand() * cumulative[-1])]
+
+
 def _choose(
     ctx: Context,
     option: str,
@@ -821,9 +864,7 @@ def _choose(
     from the pool's precomputed weights, as Table.pick would draw it."""
     if ctx.prompter is not None or ctx.options.get(option) not in (None, ()):
         return ctx.choose(option, table, allowed=None if whole else pool, why=why)
-    if not pool:
-        raise ChargenError(f"no {option} is open here ({table} has none that fit)")
-    entry = pool[bisect(cumulative, ctx.rng.random() * cumulative[-1])]
+    entry = _draw(ctx.rng.random, pool, cumulative, option, table)
     if ctx.kind == "pc":
         ctx.log(choice=option, id=entry["id"], name=entry.get("name", entry["id"]), by="random")
     return entry
@@ -907,7 +948,7 @@ def art(char: dict, ctx: Context) -> None:
 
 
 def _roll_grundegenskaper(char: dict, ctx: Context, plans: _Plans) -> None:
-    rollers, maximum, _tongue = plans.species(char["art"])
+    rollers, maximum, _tongue, _fast = plans.species(char["art"])
     if ctx.kind == "pc":
         char["grundegenskaper"] = {g: ctx.roll(d, LABELS[g]).total for g, d, _r in rollers}
     else:
@@ -939,7 +980,6 @@ def beraknade(char: dict, ctx: Context) -> None:
 
 def _skills(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
     """The skills of a yrke: what everyone has, the mother tongue, the yrke's, leisure."""
-    pc = ctx.kind == "pc"
     skills = job.skills
     # Everyone has the skills with a bas above 0 that exist here.
     values, labels, group_names, group_lists = skills.base()
@@ -949,50 +989,34 @@ def _skills(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
         zip(group_names, map(list.copy, group_lists), strict=True)
     )
     rand = ctx.rng.random
-    sheet = _Sheet(values, labels, groups, rand, ctx.log if pc else None)
     # The character's own tongue: the species' if it has one, else one of the genre's.
     tongue = plans.species(char["art"])[2]
     if not tongue:
         tongues = skills.genre["modersmal"]
         tongue = tongues[int(rand() * len(tongues))]
-    text, sides, base, fast = plans.rolls("modersmal")
-    if pc:
-        native = ctx.roll(text, f"Språk {tongue}").total
-    else:
-        native = base + int(rand() * sides) if sides else fast(rand)
-    char["modersmal"] = sheet.add(skills["sprak"], native, spec=tongue, why="modersmål")
-    # The yrke's skills (Stridskonst last).
-    if pc:
-        for skill_id, text, _sides, _base, _fast in job.given:
+    native_text, sides, base, fast = plans.rolls("modersmal")
+    count = plans.rules["fritid_antal"]
+    if ctx.kind == "pc":  # every roll and raise in the historik
+        sheet = _Sheet(values, labels, groups, rand, ctx.log)
+        native = ctx.roll(native_text, f"Språk {tongue}").total
+        char["modersmal"] = sheet.add(skills["sprak"], native, spec=tongue, why="modersmål")
+        for skill_id, text, _sides, _base, _fast in job.given:  # Stridskonst last
             amount = ctx.roll(text, skill_id).total
             sheet.add(skills[skill_id], amount, why=job.id)
-    else:
-        for skill_id, _text, sides, base, fast in job.given:
-            amount = base + int(rand() * sides) if sides else fast(rand)
-            skill = skills[skill_id]
-            plain = skill.plain
-            if plain is None:
-                sheet.add(skill, amount, why=job.id)
-                continue
-            # sheet.add's common case, written out for the NPCs' sake
-            key, label, bas, cap, grupp = plain
-            start = values.get(key, bas)
-            value = start + amount
-            if value > cap:
-                value = cap
-            floor = start if start < cap else cap
-            values[key] = value if value > floor else floor
-            if key not in labels:
-                labels[key] = label
-                groups.setdefault(grupp, []).append(key)
+        leisure_text = plans.rolls("fritid_varde")[0]
+        for skill in skills.draw_leisure(rand, count):
+            sheet.add(skill, ctx.roll(leisure_text, skill.id).total, why="fritid")
+        return
+    native = base + int(rand() * sides) if sides else fast(rand)
+    char["modersmal"] = _raise(values, labels, groups, skills["sprak"], native, rand, tongue)
+    for skill_id, _text, sides, base, fast in job.given:  # Stridskonst last
+        amount = base + int(rand() * sides) if sides else fast(rand)
+        _raise(values, labels, groups, skills[skill_id], amount, rand)
     # Leisure: a few vanliga or kunskap skills of the genre.
-    text, sides, base, fast = plans.rolls("fritid_varde")
-    for skill in skills.draw_leisure(rand, plans.rules["fritid_antal"]):
-        if pc:
-            amount = ctx.roll(text, skill.id).total
-        else:
-            amount = base + int(rand() * sides) if sides else fast(rand)
-        sheet.add(skill, amount, why="fritid")
+    _text, sides, base, fast = plans.rolls("fritid_varde")
+    for skill in skills.draw_leisure(rand, count):
+        amount = base + int(rand() * sides) if sides else fast(rand)
+        _raise(values, labels, groups, skill, amount, rand)
 
 
 def yrke(char: dict, ctx: Context) -> None:
@@ -1043,32 +1067,32 @@ def _weapons(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
     if arms.shield is not None and carried and carried[0].melee_one_hand:
         carried.append(arms.shield)
     skills = job.skills
-    sheet = _Sheet(
-        char["fardigheter"], char["fardighetsnamn"], char["fardighetsgrupper"], rand, log
-    )
+    values, labels = char["fardigheter"], char["fardighetsnamn"]
+    groups = char["fardighetsgrupper"]
     text, sides, base, fast = arms.dice
     rolled: list[str] = []
     for weapon in carried:
-        if weapon.key not in rolled:
-            rolled.append(weapon.key)
+        key = weapon.key
+        if key not in rolled:
+            rolled.append(key)
             if log is not None:
-                amount = ctx.roll(text, weapon.key).total
+                amount = ctx.roll(text, key).total
+                _Sheet(values, labels, groups, rand, log).add(skills[key], amount, why=weapon.id)
             else:
                 amount = base + int(rand() * sides) if sides else fast(rand)
-            sheet.add(skills[weapon.key], amount, why=weapon.id)
+                _raise(values, labels, groups, skills[key], amount, rand)
     # Everyone can fight unarmed (the table's first row, with Närkamp).
     if arms.unarmed is not None and (
         not arms.check_unarmed or all(w.id != "obevapnad" for w in carried)
     ):
         carried.insert(0, arms.unarmed)
-    values = sheet.values
     grund = char["grundskada"]
     rows = []
     for weapon in carried:
         key = weapon.key
         if key not in values:
             skill = skills.table.get(key)
-            sheet.set_value(key, skill["name"], skill["grupp"], skill["bas"])
+            _set_value(values, labels, groups, key, skill["name"], skill["grupp"], skill["bas"])
         row = (weapon.rows.get(grund) or weapon.row(grund)).copy()
         row["varde"] = values[key]
         if weapon.attr is not None:
@@ -1078,7 +1102,9 @@ def _weapons(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
             log(vapen=weapon.id, skada=row["skada"], faktisk_skada=row["faktisk_skada"])
         if weapon.off_hand:
             label = weapon.off_label or weapon.off_hand_label()
-            sheet.set_value(weapon.off_key, label, "strid", plans.rules["fel_hand"])
+            _set_value(
+                values, labels, groups, weapon.off_key, label, "strid", plans.rules["fel_hand"]
+            )
     char["vapen"] = rows
 
 
@@ -1185,14 +1211,46 @@ def npc(char: dict, ctx: Context) -> None:
     """An NPC (--template, --genre): the procedure's steps in order, without historik;
     the template picks the first of its yrken that exists in the genre."""
     plans = _plans(ctx)
+    rand = ctx.rng.random
     char["name"], char["kon"] = ctx.person_name()
-    template = _choose(ctx, "template", "mallar", *plans.templates(), whole=True)
-    char["template"] = template["id"]
-    char["mall_namn"] = template["name"]
-    _choose_genre(char, ctx, plans)
-    _choose_art(char, ctx, plans)
-    _roll_grundegenskaper(char, ctx, plans)
-    _beraknade(char, ctx, plans)
+    if plans.npc_drawn is None:  # options stay as they are for a batch without prompts
+        plans.npc_drawn = ctx.prompter is None and all(
+            ctx.options.get(o) in (None, ()) for o in ("template", "genre", "art")
+        )
+    if plans.npc_drawn:  # template, genre and art drawn by weight, as ctx.choose would
+        template = _draw(rand, *plans.templates(), "template", "mallar")
+        char["template"] = template["id"]
+        char["mall_namn"] = template["name"]
+        pool, cumulative, why = plans.genres(ctx, template["id"])
+        if not pool:
+            raise ChargenError(f"no genre fits these choices: {why}")
+        entry = _draw(rand, pool, cumulative, "genre", "genrer")
+        char["genre"] = entry["id"]
+        char["genre_namn"] = entry["name"]
+        pool, cumulative, _default = plans.species_pool(entry["id"])
+        entry = _draw(rand, pool, cumulative, "art", "arter")
+        char["art"] = entry["id"]
+        char["art_namn"] = entry["name"]
+    else:
+        template = _choose(ctx, "template", "mallar", *plans.templates(), whole=True)
+        char["template"] = template["id"]
+        char["mall_namn"] = template["name"]
+        _choose_genre(char, ctx, plans)
+        _choose_art(char, ctx, plans)
+    _rollers, maximum, _tongue, (hal, kra, ski, sto, sty) = plans.species(char["art"])
+    g = char["grundegenskaper"] = {
+        "hal": hal(rand),
+        "kra": kra(rand),
+        "ski": ski(rand),
+        "sto": sto(rand),
+        "sty": sty(rand),
+    }
+    char["artmaximum"] = maximum.copy()
+    rules = plans.rules
+    lp = char["lp"] = round_up(g["hal"] + g["sto"], rules["lp_delare"])
+    char["snabbhet"] = round_up(g["ski"] + g["sty"], rules["snabbhet_delare"])
+    char["grundskada"] = plans.grundskada(g["sto"] + g["sty"])
+    char["kp"] = plans.kp(lp).copy()
     entry = plans.template_job(template["id"], char["genre"])
     char["yrke"] = entry["id"]
     char["yrke_namn"] = entry["name"]
