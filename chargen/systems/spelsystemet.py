@@ -492,7 +492,8 @@ class _Sheet:
                 f"the skill '{skill.id}' does not exist in the genre '{skill.genre['id']}' "
                 f"(it exists in {', '.join(skill.skill['genrer'])})"
             )
-        key, label, bas, cap, grupp = skill.pick(values, self.rand, spec)
+        plain = skill.plain if spec is None else None
+        key, label, bas, cap, grupp = plain or skill.pick(values, self.rand, spec)
         start = values.get(key, bas)
         if not skill.simple:
             cap = skill.cap_for(values)  # a missing cap is a fault; Stridskonst's is Närkamp
@@ -507,7 +508,10 @@ class _Sheet:
             self.labels[key] = label
             self.groups.setdefault(grupp, []).append(key)
         if self.log is not None:
-            self.log(fardighet=key, fran=start, till=value, **({"for": why} if why else {}))
+            if why:
+                self.log(fardighet=key, fran=start, till=value, **{"for": why})
+            else:
+                self.log(fardighet=key, fran=start, till=value)
         return key
 
 
@@ -539,7 +543,10 @@ def _raise(
     values[key] = value if value > floor else floor
     if key not in labels:
         labels[key] = label
-        groups.setdefault(grupp, []).append(key)
+        try:
+            groups[grupp].append(key)
+        except KeyError:  # a group of a user's pack that is not in GRUPPER
+            groups[grupp] = [key]
     return key
 
 
