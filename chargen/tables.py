@@ -90,6 +90,31 @@ def pack_dir(root: Path, system: str) -> Path | None:
     return None
 
 
+class Pool:
+    """Entries with their running weight sums: many weighted picks from one fixed set.
+
+    `Pool(entries).pick(rng)` picks what `Table.pick(rng, among=entries)` picks, for
+    the cost of one bisect once the pool is built (build it once per batch).
+    """
+
+    __slots__ = ("entries", "sums", "total")
+
+    def __init__(self, entries) -> None:
+        self.entries = tuple(entries)
+        self.sums = list(accumulate(float(e.get("weight", 1)) for e in self.entries))
+        self.total = self.sums[-1] if self.sums else 0.0
+
+    def pick(self, rng) -> dict:
+        index = bisect.bisect(self.sums, rng.random() * self.total)
+        return self.entries[min(index, len(self.entries) - 1)]
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
 class Table:
     """One validated table file. Entries are plain dicts, as written in TOML."""
 
@@ -107,8 +132,7 @@ class Table:
             for entry in self.entries:
                 for value in entry_values(entry, self.die):
                     self._by_value[value] = entry
-        self._cumulative = list(accumulate(float(e.get("weight", 1)) for e in self.entries))
-        self._total = self._cumulative[-1] if self._cumulative else 0.0
+        self._pool = Pool(self.entries)
 
     def __repr__(self) -> str:
         return f"<Table {self.name} ({self.kind}, {len(self.entries)} entries)>"
@@ -145,7 +169,7 @@ class Table:
             return self.roll(rng)[1]
         if not self.entries:
             raise TableError([Problem(str(self.path), 0, "table has no entries")])
-        return self.entries[bisect.bisect(self._cumulative, rng.random() * self._total)]
+        return self._pool.pick(rng)
 
     def draw(self, rng, count: int, exclude: tuple = (), among: list[dict] | None = None) -> list:
         """`count` different entries by weight, none of them in `exclude` (ids or dicts)."""
@@ -169,7 +193,7 @@ class Table:
     def probabilities(self) -> list[float]:
         """Each entry's chance, in the order of `entries`."""
         if self.die is None:
-            return [float(e.get("weight", 1)) / self._total for e in self.entries]
+            return [float(e.get("weight", 1)) / self._pool.total for e in self.entries]
         dist = self.die.distribution()
         return [sum(dist.get(v, 0.0) for v in entry_values(e, self.die)) for e in self.entries]
 
@@ -178,8 +202,7 @@ class Table:
 
 
 def _weighted_pick(rng, entries: list[dict]) -> dict:
-    cumulative = list(accumulate(float(e.get("weight", 1)) for e in entries))
-    return entries[bisect.bisect(cumulative, rng.random() * cumulative[-1])]
+    return Pool(entries).pick(rng)
 
 
 def entry_values(entry: dict, die: Dice) -> list[int]:

@@ -23,7 +23,7 @@ from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.names import picker
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec, Table, Tables, key_line
+from chargen.tables import Pool, Spec, Table, Tables, key_line
 
 TALENTER = ("fysik", "karisma", "sanse", "sind", "snilde", "styrke")
 KUNDSKABER = ("bioalkymi", "feltkunst", "kultur", "mytologi", "okkultisme", "teknologi")
@@ -580,13 +580,6 @@ def _plain(dice: Dice) -> tuple[int, tuple[int, ...]] | None:
     return dice.modifier + sum(1 if s > 0 else -1 for s in sides), sides
 
 
-def _cumulative(entries) -> tuple[list[float], float]:
-    """Running weights of some entries, as the engine's weighted pick among them sums them,
-    so one bisect picks what `ctx.choose(..., allowed=entries)` would."""
-    sums = list(accumulate(float(e.get("weight", 1)) for e in entries))
-    return sums, sums[-1] if sums else 0.0
-
-
 class _Batch:
     """What every NPC of a batch shares, built once per batch (ctx.cache["npc"])."""
 
@@ -631,8 +624,6 @@ class _Plan:
         "clamp",
         "evne_max",
         "pool",
-        "pool_sums",
-        "pool_total",
         "kin",
         "grej",
         "penge",
@@ -671,8 +662,7 @@ class _Plan:
             self.clamp = min(values) < 0 or max(values) > cap
         else:
             self.rolls, self.clamp = evne_dice, True
-        self.pool = [ctx.table("blodarv").get(b) for b in template.get("blodarv") or ()]
-        self.pool_sums, self.pool_total = _cumulative(self.pool)
+        self.pool = Pool(ctx.table("blodarv").get(b) for b in template.get("blodarv") or ())
         self.kin: dict[str | None, _Kin] = {}  # by blodarv id (None for a væsen)
         grej = ctx.table("grej")
         self.grej = [grej.get(i, "grej").get("name", i) for i in template.get("grej", ())]
@@ -750,9 +740,9 @@ def npc(char: dict, ctx: Context) -> None:
         char["hjemstat"] = hjemstat["id"]
         char["hjemstat_navn"] = hjemstat.get("name", hjemstat["id"])
         if ctx.prompter is None and ctx.options.get("blodarv") is None:
-            arv = plan.pool[bisect(plan.pool_sums, rand() * plan.pool_total)]
+            arv = plan.pool.pick(ctx.rng)
         else:
-            arv = ctx.choose("blodarv", "blodarv", allowed=plan.pool)
+            arv = ctx.choose("blodarv", "blodarv", allowed=list(plan.pool.entries))
         char["blodarv"], char["blodarv_navn"] = arv["id"], arv.get("name", arv["id"])
         char["blodarv_lore"] = arv["lore"]
         kin = plan.kin.get(arv["id"])
