@@ -25,7 +25,7 @@ from chargen.procedure import Context, Step, generate, make_character
 from chargen.seeds import character_seed
 from chargen.systems import load
 from chargen.systems import spelsystemet as ss
-from chargen.tables import builtin_root
+from chargen.tables import Pool, builtin_root
 
 SYSTEM = load("spelsystemet")
 TABLES = SYSTEM.tables()
@@ -108,19 +108,22 @@ def test_leisure_draws_as_table_draw_does(tmp_path, weights, genre_id):
 
 def test_pools_draw_as_table_pick_does():
     plans = ss._Plans(TABLES)
-    templates, cumulative = plans.templates()
+    arter = TABLES["arter"]
     for seed in range(300):
         ours, theirs = random.Random(seed), random.Random(seed)
-        assert ss._draw(ours.random, templates, cumulative, "template", "mallar") is (
-            TABLES["mallar"].pick(theirs)
-        )
+        template = ss._draw(ours, plans.templates(), "template", "mallar")
+        assert template is TABLES["mallar"].pick(theirs)
         for genre_id in ("fantasy", "modern", "framtid"):
-            pool, cumulative_arter, _default = plans.species_pool(genre_id)
-            drawn = ss._draw(ours.random, pool, cumulative_arter, "art", "arter")
-            assert drawn is TABLES["arter"].pick(theirs, pool)
+            drawn = ss._draw(ours, plans.species_pool(genre_id)[0], "art", "arter")
+            living = [e for e in arter.entries if genre_id in e["genrer"]]
+            assert drawn is arter.pick(theirs, living)
+        jobs = [e for e in TABLES["yrken"].entries if "modern" in e["genrer"]]
+        assert ss._draw(ours, plans.job_pool("modern"), "yrke", "yrken") is (
+            TABLES["yrken"].pick(theirs, jobs)
+        )
         assert ours.random() == theirs.random()
     with pytest.raises(ChargenError, match="no art is open here"):
-        ss._draw(random.random, [], [], "art", "arter")
+        ss._draw(random.Random(1), Pool([]), "art", "arter")
 
 
 # -- raising skills ---------------------------------------------------------------------

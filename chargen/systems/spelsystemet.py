@@ -15,12 +15,11 @@ from __future__ import annotations
 import re
 from bisect import bisect
 from collections.abc import Callable
-from itertools import accumulate
 
 from chargen.dice import parse
 from chargen.errors import ChargenError
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec, Tables
+from chargen.tables import Pool, Spec, Tables
 
 GRUNDEGENSKAPER = ("hal", "kra", "ski", "sto", "sty")
 GRUPPER = ("vanliga", "kunskap", "strid", "yrke")
@@ -272,7 +271,7 @@ def kp(lp: int, part: dict) -> int:
 #
 # A batch of 100,000 NPCs reads the same tables 100,000 times. `_Plans` (one per batch, in
 # ctx.cache) works each fact out of the tables once, the first time a character needs it:
-# pools and their cumulative weights, parsed dice, skill keys, labels and caps per genre,
+# pools with their running weight sums (tables.Pool), parsed dice, skill keys, labels and caps per genre,
 # the weapons of a yrke in a genre, a weapon's row per Grundskada, the armour of a kit.
 # Every number still comes from the tables, a table fault is still raised when a character
 # first meets it, and every draw takes ctx.rng's numbers in the order `Table.pick`,
@@ -288,11 +287,6 @@ class _Stream:
 
     def __init__(self, rand: Callable[[], float]) -> None:
         self.random = rand
-
-
-def _cumulative(entries: list[dict]) -> list[float]:
-    """The running weights `Table.pick` bisects (weight 1 by default)."""
-    return list(accumulate(float(e.get("weight", 1)) for e in entries))
 
 
 def _roller(expression: str) -> Callable[[Callable[[], float]], int]:
@@ -648,8 +642,9 @@ class _Arms:
         self.sty_levels = sorted({t for needs in self.lists for _w, _s, t in needs})
         self.by_level: dict[tuple[int, int], list] = {}
 
-    def usable(self, sto: int, sty: int) -> list[tuple[list, list, list]]:
-        """Per weapon table: (weapons usable with STO and STY, their weights, those refused)."""
+    def usable(self, sto: int, sty: int) -> list[tuple[Pool, dict, list]]:
+        """Per weapon table: (a Pool of the weapons usable with STO and STY, their
+        _Weapon by id, the weapons refused)."""
         level = (bisect(self.sto_levels, sto), bisect(self.sty_levels, sty))
         found = self.by_level.get(level)
         if found is None:
@@ -657,7 +652,8 @@ class _Arms:
             for needs in self.lists:
                 usable = [w for w, s, t in needs if sto >= s and sty >= t]
                 refused = [w.weapon for w, s, t in needs if not (sto >= s and sty >= t)]
-                found.append((usable, _cumulative([w.weapon for w in usable]), refused))
+                by_id = {w.id: w for w in usable}
+                found.append((Pool(w.weapon for w in usable), by_id, refused))
         return found
 
 
@@ -675,7 +671,7 @@ class _Job:
         ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
         self.given = [(s, *_dice(d)) for s, d in ordered]
         self._arms: _Arms | None = None
-        self._kits: tuple[list, list] | None = None
+        self._kits: Pool | None = None
 
     def arms(self) -> _Arms:
         if self._arms is None:
@@ -683,8 +679,8 @@ class _Job:
             self._arms = _Arms(self.plans, self.entry, genre)
         return self._arms
 
-    def kits(self) -> tuple[list, list]:
-        """The yrke's rustningspaket that exist in the genre, and their cumulative weights."""
+    def kits(self) -> Pool:
+        """The yrke's rustningspaket that exist in the genre."""
         if self._kits is None:
             kits = self.plans.tables["rustningspaket"]
             pool = [
@@ -692,7 +688,7 @@ class _Job:
                 for k in self.entry["rustningspaket"]
                 if self.genre_id in kits.get(k)["genrer"]
             ]
-            self._kits = (pool, _cumulative(pool))
+            self._kits = Pool(pool)
         return self._kits
 
 
@@ -702,15 +698,15 @@ class _Plans:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self._rules: dict | None = None
-        self._templates: tuple[list, list] | None = None
-        self.genre_pools: dict[tuple, tuple[list, list, str]] = {}
-        self.species_pools: dict[str, tuple[list, list, dict | None]] = {}
+        self._templates: Pool | None = None
+        self.genre_pools: dict[tuple, tuple[Pool, str]] = {}
+        self.species_pools: dict[str, tuple[Pool, dict | None]] = {}
         self.species_dice: dict[str, tuple[list, dict, str | None, tuple]] = {}
         self.npc_drawn: bool | None = None  # no option or prompt picks an NPC's template
         self.grundskador: dict[int, str] = {}
         self.kps: dict[int, dict[str, int]] = {}
         self.dice: dict[str, tuple[str, int, int, Callable]] = {}
-        self.job_pools: dict[str, tuple[list, list]] = {}
+        self.job_pools: dict[str, Pool] = {}
         self.template_jobs: dict[tuple[str, str], dict] = {}
         self.genre_skills: dict[str, _GenreSkills] = {}
         self.jobs: dict[tuple[str, str], _Job] = {}
@@ -723,14 +719,13 @@ class _Plans:
             self._rules = self.tables["regler"].settings
         return self._rules
 
-    def templates(self) -> tuple[list[dict], list[float]]:
+    def templates(self) -> Pool:
         if self._templates is None:
-            entries = list(self.tables["mallar"].entries)
-            self._templates = (entries, _cumulative(entries))
+            self._templates = Pool(self.tables["mallar"].entries)
         return self._templates
 
-    def genres(self, ctx: Context, template_id: str | None) -> tuple[list, list, str]:
-        """The genres open to the choices made, their cumulative weights, why others are not."""
+    def genres(self, ctx: Context, template_id: str | None) -> tuple[Pool, str]:
+        """The genres open to the choices made, and why others are not."""
         # options change within a batch only when the prompt answers for the batch
         key: tuple = (template_id,)
         if ctx.prompter is not None:
@@ -738,17 +733,17 @@ class _Plans:
         found = self.genre_pools.get(key)
         if found is None:
             pool, why = _genre_pool(ctx, template_id)
-            found = self.genre_pools[key] = (pool, _cumulative(pool), why)
+            found = self.genre_pools[key] = (Pool(pool), why)
         return found
 
-    def species_pool(self, genre_id: str) -> tuple[list, list, dict | None]:
-        """The species of a genre, their cumulative weights, and människa if it lives there."""
+    def species_pool(self, genre_id: str) -> tuple[Pool, dict | None]:
+        """The species of a genre, and människa if it lives there."""
         found = self.species_pools.get(genre_id)
         if found is None:
             tab = self.tables["arter"]
             pool = [e for e in tab.entries if genre_id in e["genrer"]]
             default = tab.get("manniska") if "manniska" in tab else None
-            found = (pool, _cumulative(pool), default if default in pool else None)
+            found = (Pool(pool), default if default in pool else None)
             self.species_pools[genre_id] = found
         return found
 
@@ -789,12 +784,12 @@ class _Plans:
             found = self.dice[rule] = _dice(self.rules[rule])
         return found
 
-    def job_pool(self, genre_id: str) -> tuple[list, list]:
-        """The yrken of a genre and their cumulative weights."""
+    def job_pool(self, genre_id: str) -> Pool:
+        """The yrken of a genre."""
         found = self.job_pools.get(genre_id)
         if found is None:
-            pool = [e for e in self.tables["yrken"].entries if genre_id in e["genrer"]]
-            found = self.job_pools[genre_id] = (pool, _cumulative(pool))
+            yrken = self.tables["yrken"].entries
+            found = self.job_pools[genre_id] = Pool(e for e in yrken if genre_id in e["genrer"])
         return found
 
     def template_job(self, template_id: str, genre_id: str) -> dict:
@@ -802,7 +797,7 @@ class _Plans:
         found = self.template_jobs.get((template_id, genre_id))
         if found is None:
             template = self.tables["mallar"].get(template_id)
-            here = {e["id"] for e in self.job_pool(genre_id)[0]}
+            here = {e["id"] for e in self.job_pool(genre_id).entries}
             fits = [y for y in template["yrken"] if y in here]
             if not fits:
                 raise ChargenError(
@@ -851,27 +846,26 @@ def _plans(ctx: Context) -> _Plans:
     return plans
 
 
-def _draw(rand, pool: list[dict], cumulative: list[float], option: str, table: str) -> dict:
-    """A weighted pick from a pool whose cumulative weights are known, as Table.pick draws."""
+def _draw(rng, pool: Pool, option: str, table: str) -> dict:
+    """A weighted pick, as ctx.choose draws one when no option or prompt decides it."""
     if not pool:
         raise ChargenError(f"no {option} is open here ({table} has none that fit)")
-    return pool[bisect(cumulative, rand() * cumulative[-1])]
+    return pool.pick(rng)
 
 
 def _choose(
     ctx: Context,
     option: str,
     table: str,
-    pool: list[dict],
-    cumulative: list[float],
+    pool: Pool,
     why: str | Callable[[dict], str] = "",
     whole: bool = False,
 ) -> dict:
     """ctx.choose among `pool`; the common case (no option given, no prompt) is drawn here
     from the pool's precomputed weights, as Table.pick would draw it."""
     if ctx.prompter is not None or ctx.options.get(option) not in (None, ()):
-        return ctx.choose(option, table, allowed=None if whole else pool, why=why)
-    entry = _draw(ctx.rng.random, pool, cumulative, option, table)
+        return ctx.choose(option, table, allowed=None if whole else list(pool.entries), why=why)
+    entry = _draw(ctx.rng, pool, option, table)
     if ctx.kind == "pc":
         ctx.log(choice=option, id=entry["id"], name=entry.get("name", entry["id"]), by="random")
     return entry
@@ -910,10 +904,10 @@ def _genre_pool(ctx: Context, template_id: str | None) -> tuple[list[dict], str]
 
 
 def _choose_genre(char: dict, ctx: Context, plans: _Plans) -> None:
-    pool, cumulative, why = plans.genres(ctx, char["template"])
+    pool, why = plans.genres(ctx, char["template"])
     if not pool:
         raise ChargenError(f"no genre fits these choices: {why}")
-    entry = _choose(ctx, "genre", "genrer", pool, cumulative, why=why)
+    entry = _choose(ctx, "genre", "genrer", pool, why=why)
     char["genre"] = entry["id"]
     char["genre_namn"] = entry["name"]
 
@@ -924,7 +918,7 @@ def genre(char: dict, ctx: Context) -> None:
 
 
 def _choose_art(char: dict, ctx: Context, plans: _Plans) -> None:
-    pool, cumulative, default = plans.species_pool(char["genre"])
+    pool, default = plans.species_pool(char["genre"])
     if (
         ctx.option("art") is None
         and ctx.prompter is None
@@ -939,7 +933,6 @@ def _choose_art(char: dict, ctx: Context, plans: _Plans) -> None:
             "art",
             "arter",
             pool,
-            cumulative,
             why=lambda e: (
                 f"the art '{e['id']}' lives in {', '.join(e['genrer'])}, "
                 f"not in the genre '{char['genre']}'"
@@ -1035,7 +1028,7 @@ def yrke(char: dict, ctx: Context) -> None:
             ctx,
             "yrke",
             "yrken",
-            *plans.job_pool(genre_id),
+            plans.job_pool(genre_id),
             why=lambda e: (
                 f"the yrke '{e['id']}' cannot exist in the genre '{genre_id}' "
                 f"(it exists in {', '.join(e['genrer'])})"
@@ -1064,12 +1057,12 @@ def _weapons(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
     rand = ctx.rng.random
     # One of each kind the yrke carries here, among those the character meets the needs of.
     carried: list[_Weapon] = []
-    for usable, cumulative, refused in arms.usable(g["sto"], g["sty"]):
+    for usable, weapons, refused in arms.usable(g["sto"], g["sty"]):
         if log is not None:
             for w in refused:
                 log(vapen=w["id"], ej_valbart=f"kräver {_why_not(w, g)}")
         if usable:
-            carried.append(usable[bisect(cumulative, rand() * cumulative[-1])])
+            carried.append(weapons[usable.pick(ctx.rng)["id"]])
     # A shield with a one-handed melee weapon (the melee weapon, if any, is drawn first).
     if arms.shield is not None and carried and carried[0].melee_one_hand:
         carried.append(arms.shield)
@@ -1187,12 +1180,12 @@ def _outfit(kit: dict, tables: Tables, rules: dict) -> tuple[list, dict, dict]:
 
 
 def _armour(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
-    pool, cumulative = job.kits()
+    pool = job.kits()
     if not pool:
         raise ChargenError(
             f"yrken.toml: the yrke '{job.id}' has no rustningspaket in the genre '{job.genre_id}'"
         )
-    kit = pool[bisect(cumulative, ctx.rng.random() * cumulative[-1])]
+    kit = pool.pick(ctx.rng)
     pc = ctx.kind == "pc"
     if pc:
         ctx.log(rustningspaket=kit["id"])
@@ -1225,21 +1218,20 @@ def npc(char: dict, ctx: Context) -> None:
             ctx.options.get(o) in (None, ()) for o in ("template", "genre", "art")
         )
     if plans.npc_drawn:  # template, genre and art drawn by weight, as ctx.choose would
-        template = _draw(rand, *plans.templates(), "template", "mallar")
+        template = _draw(ctx.rng, plans.templates(), "template", "mallar")
         char["template"] = template["id"]
         char["mall_namn"] = template["name"]
-        pool, cumulative, why = plans.genres(ctx, template["id"])
+        pool, why = plans.genres(ctx, template["id"])
         if not pool:
             raise ChargenError(f"no genre fits these choices: {why}")
-        entry = _draw(rand, pool, cumulative, "genre", "genrer")
+        entry = _draw(ctx.rng, pool, "genre", "genrer")
         char["genre"] = entry["id"]
         char["genre_namn"] = entry["name"]
-        pool, cumulative, _default = plans.species_pool(entry["id"])
-        entry = _draw(rand, pool, cumulative, "art", "arter")
+        entry = _draw(ctx.rng, plans.species_pool(entry["id"])[0], "art", "arter")
         char["art"] = entry["id"]
         char["art_namn"] = entry["name"]
     else:
-        template = _choose(ctx, "template", "mallar", *plans.templates(), whole=True)
+        template = _choose(ctx, "template", "mallar", plans.templates(), whole=True)
         char["template"] = template["id"]
         char["mall_namn"] = template["name"]
         _choose_genre(char, ctx, plans)
