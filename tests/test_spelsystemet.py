@@ -592,3 +592,15 @@ def test_bad_input_exits_2_listing_valid_values(args, fragments):
 def test_help_of_every_command(command):
     result = run("spelsystemet", command, "--help")
     assert result.exit_code == 0 and "--seed" in result.stdout
+
+
+@pytest.mark.parametrize("genre_id", ["fantasy", "modern", "framtid"])
+def test_npc_genre_alone_draws_only_templates_that_live_there(genre_id):
+    npcs = make("spelsystemet", "npc", count=300, seed=3, options={"genre": genre_id})
+    assert {n["genre"] for n in npcs} == {genre_id}
+    templates = load("spelsystemet").tables()["mallar"]
+    jobs = load("spelsystemet").tables()["yrken"]
+    for n in npcs:
+        assert genre_id in jobs.get(n["yrke"])["genrer"]
+        assert n["yrke"] in templates.get(n["template"])["yrken"]
+    assert len({n["template"] for n in npcs}) >= 10

@@ -708,6 +708,7 @@ class _Plans:
         self.dice: dict[str, tuple[str, int, int, Callable]] = {}
         self.job_pools: dict[str, Pool] = {}
         self.template_jobs: dict[tuple[str, str], dict] = {}
+        self.genre_templates: dict[str, Pool] = {}
         self.genre_skills: dict[str, _GenreSkills] = {}
         self.jobs: dict[tuple[str, str], _Job] = {}
         self.weapons: dict[tuple[str, str], _Weapon] = {}
@@ -790,6 +791,16 @@ class _Plans:
         if found is None:
             yrken = self.tables["yrken"].entries
             found = self.job_pools[genre_id] = Pool(e for e in yrken if genre_id in e["genrer"])
+        return found
+
+    def templates_in(self, genre_id: str) -> Pool:
+        """The templates that have a yrke in the genre."""
+        found = self.genre_templates.get(genre_id)
+        if found is None:
+            here = {e["id"] for e in self.job_pool(genre_id).entries}
+            found = self.genre_templates[genre_id] = Pool(
+                t for t in self.tables["mallar"].entries if any(y in here for y in t["yrken"])
+            )
         return found
 
     def template_job(self, template_id: str, genre_id: str) -> dict:
@@ -1231,7 +1242,10 @@ def npc(char: dict, ctx: Context) -> None:
         char["art"] = entry["id"]
         char["art_namn"] = entry["name"]
     else:
-        template = _choose(ctx, "template", "mallar", plans.templates(), whole=True)
+        pool, whole = plans.templates(), True
+        if ctx.option("genre") is not None and ctx.option("template") is None:
+            pool, whole = plans.templates_in(ctx.option("genre")), False  # those living there
+        template = _choose(ctx, "template", "mallar", pool, whole=whole)
         char["template"] = template["id"]
         char["mall_namn"] = template["name"]
         _choose_genre(char, ctx, plans)
