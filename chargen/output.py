@@ -22,8 +22,9 @@ FORMATS = ("table", "json", "jsonl", "markdown")
 ROSTER_CHUNK = 1000  # rows per tabulated block of a roster (tabulate cannot stream)
 BATCH_SHEET_LIMIT = 10_000  # a batch sheet (a squad's stat block) collects its members first
 
-_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_pretty = json.JSONEncoder(ensure_ascii=False, indent=2).encode
+# Characters are trees of plain dicts and lists, so the circular-reference check is skipped.
+_compact = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":")).encode
+_pretty = json.JSONEncoder(ensure_ascii=False, check_circular=False, indent=2).encode
 
 
 def jsonl(items: Iterable[Any]) -> Iterator[str]:
