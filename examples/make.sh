@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Regenerate every example in this folder from the installed chargen (run from the repository root).
+# Each line is the command a game master or script would type; the file beside it is its real output.
+set -euo pipefail
+cd "$(dirname "$0")"
+c=${CHARGEN:-chargen}
+
+# karma: a sheet, the same in Markdown, a roster, and JSON Lines through jq
+$c karma pc --seed 1 > karma_pc_seed1.txt
+$c karma pc --seed 1 -f markdown > karma_pc_seed1.md
+$c karma npc -n 8 --seed 2 > karma_npc_roster.txt
+$c karma npc -n 5 --seed 3 -f jsonl | jq -c '{name, template, karma, karma_typ, mening}' > karma_npc_jq.txt
+$c karma npc --template rovare -n 6 --seed 4 -f jsonl | jq -r '[.name, .egenskaper.stridsvan, .bakgrunder[0].tarningar] | @tsv' > karma_rovare.tsv
+$c karma pc --tables my-pack --seed 3 > karma_pc_my_pack.txt
+
+# matinee
+$c matinee pc --seed 1 > matinee_pc_seed1.txt
+$c matinee pc --seed 1 -f json > matinee_pc_seed1.json
+$c matinee pc --seed 7 --spend-hjaltepoang -f markdown > matinee_pc_seed7_spend.md
+$c matinee npc --template namnlos --megakorporation capitol -n 6 --seed 5 > matinee_npc_squad.txt
+$c matinee npc --template nekromutant --seed 3 > matinee_npc_nekromutant.txt
+$c matinee npc -n 40 --seed 9 -f jsonl | jq -r 'select(.template == "namngiven") | "\(.name) (\(.megakorporation_namn // "-"))"' > matinee_npc_namngivna_jq.txt
+
+# spelsystemet
+$c spelsystemet pc --seed 1 > spelsystemet_pc_seed1.txt
+$c spelsystemet pc --seed 1 -f json > spelsystemet_pc_seed1.json
+$c spelsystemet npc -n 8 --seed 2 > spelsystemet_npc_roster.txt
+$c spelsystemet npc --template soldat --genre framtid --seed 4 -f markdown > spelsystemet_npc_soldat_framtid.md
+
+# lef
+$c lef pc --seed 1 > lef_pc.txt
+$c lef npc -n 8 --seed 2 > lef_npc_roster.txt
+$c lef npc --template hedeheks --seed 3 -f markdown > lef_npc_hedeheks.md
+
+# savage
+$c savage pc --seed 1 > savage_pc_seed1.txt
+$c savage pc --seed 1 -f json > savage_pc_seed1.json
+$c savage npc -n 8 --seed 2 > savage_npc_roster.txt
+$c savage npc --template katona -n 6 --squad --seed 3 > savage_npc_squad_katona.txt
+$c savage npc --template troll --wild-card --seed 4 -f markdown > savage_npc_troll_wild_card.md
