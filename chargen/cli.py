@@ -222,23 +222,8 @@ def _generate_command(system, kind: str, step) -> click.Command:
         name = step.id
         helptext = step.help or f"Step '{step.id}' of the creation procedure alone."
 
-    def callback(
-        count, seed, fmt, output, locale, tables_dirs, interactive, list_tables=False, **chosen
-    ):
-        run_generate(
-            system,
-            kind,
-            step,
-            chosen,
-            count,
-            seed,
-            fmt,
-            output,
-            locale,
-            tables_dirs,
-            interactive,
-            list_tables,
-        )
+    def callback(**params):
+        run_generate(system, kind, step, **params)
 
     command = callback
     for option in reversed(options):
@@ -302,17 +287,18 @@ def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
 
 def run_generate(
     system,
-    kind,
+    kind: str,
     step,
-    chosen,
-    count,
-    seed,
-    fmt,
-    output,
-    locale,
+    *,
+    count: int,
+    seed: int | None,
+    fmt: str,
+    output: str | None,
+    locale: str | None,
     tables_dirs,
-    interactive,
-    list_tables,
+    interactive: bool,
+    list_tables: bool = False,
+    **chosen,
 ) -> None:
     from chargen import output as out
     from chargen.procedure import generate
