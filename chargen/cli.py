@@ -46,6 +46,25 @@ class SlugChoice(click.ParamType):
         return [CompletionItem(c) for c in self.choices if c.startswith(incomplete)]
 
 
+format_option = click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=SlugChoice(FORMATS),
+    default="table",
+    show_default=True,
+    help="table (sheet or roster), json (array), jsonl (one object per line), markdown.",
+)
+tables_option = click.option(
+    "--tables",
+    "tables_dirs",
+    type=click.Path(exists=True, file_okay=False),
+    multiple=True,
+    envvar="CHARGEN_TABLES",
+    help="A table pack (DIR/SYSTEM/*.toml) laid over the built-in tables. Also CHARGEN_TABLES.",
+)
+
+
 def common_options(func: Callable) -> Callable:
     """The options every generating command takes."""
     options = [
@@ -63,15 +82,7 @@ def common_options(func: Callable) -> Callable:
             default=None,
             help="Integer seed: the same seed, options, tables and version give the same output.",
         ),
-        click.option(
-            "-f",
-            "--format",
-            "fmt",
-            type=SlugChoice(FORMATS),
-            default="table",
-            show_default=True,
-            help="table (sheet or roster), json (array), jsonl (one object per line), markdown.",
-        ),
+        format_option,
         click.option(
             "-o",
             "--output",
@@ -85,14 +96,7 @@ def common_options(func: Callable) -> Callable:
             shell_complete=_complete_locale,
             help="Faker locale for names, overriding the system's own (e.g. sv_SE, hu_HU).",
         ),
-        click.option(
-            "--tables",
-            "tables_dirs",
-            type=click.Path(exists=True, file_okay=False),
-            multiple=True,
-            envvar="CHARGEN_TABLES",
-            help="A table pack (DIR/SYSTEM/*.toml) laid over the built-in tables. Also CHARGEN_TABLES.",
-        ),
+        tables_option,
     ]
     for option in reversed(options):
         func = option(func)
@@ -394,7 +398,7 @@ def _roll_rows(rolls, markdown: bool):
 
 
 @cli.command("systems")
-@click.option("-f", "--format", "fmt", type=SlugChoice(FORMATS), default="table", show_default=True)
+@format_option
 def systems_command(fmt: str) -> None:
     """The systems, their language, commands and creation steps."""
     from chargen import output as out
@@ -465,14 +469,8 @@ def _systems_for(system_id: str | None) -> list[str]:
 
 @tables_group.command("list")
 @click.option("--system", "system_id", default=None, help="Only this system's tables.")
-@click.option(
-    "--tables",
-    "tables_dirs",
-    type=click.Path(exists=True, file_okay=False),
-    multiple=True,
-    envvar="CHARGEN_TABLES",
-)
-@click.option("-f", "--format", "fmt", type=SlugChoice(FORMATS), default="table", show_default=True)
+@tables_option
+@format_option
 def tables_list(system_id, tables_dirs, fmt) -> None:
     """Every table per system: its kind, die and size, and where it comes from."""
     from chargen import output as out
@@ -521,14 +519,8 @@ def tables_list(system_id, tables_dirs, fmt) -> None:
 @click.option(
     "--system", "system_id", default=None, help="The system, when NAME is not SYSTEM/NAME."
 )
-@click.option(
-    "--tables",
-    "tables_dirs",
-    type=click.Path(exists=True, file_okay=False),
-    multiple=True,
-    envvar="CHARGEN_TABLES",
-)
-@click.option("-f", "--format", "fmt", type=SlugChoice(FORMATS), default="table", show_default=True)
+@tables_option
+@format_option
 def tables_show(name, system_id, tables_dirs, fmt) -> None:
     """One table's rows with their ranges and each row's chance in percent."""
     from chargen import output as out
