@@ -198,7 +198,8 @@ class Table:
         return [sum(dist.get(v, 0.0) for v in entry_values(e, self.die)) for e in self.entries]
 
     def entry_line(self, index: int) -> int:
-        return entry_lines(self.text)[index] if index < len(entry_lines(self.text)) else 0
+        lines = entry_lines(self.text)
+        return lines[index] if index < len(lines) else 0
 
 
 def _weighted_pick(rng, entries: list[dict]) -> dict:
@@ -404,7 +405,7 @@ def _check_shape(
                     die = None
             except DiceError as exc:
                 fault(f"die: {exc}", "die")
-    allowed = {**COMMON_KEYS, **{k: v for k, v in spec.fields.items()}}
+    allowed = {**COMMON_KEYS, **spec.fields}
     ids: dict[str, int] = {}
     covered: dict[int, int] = {}
     for i, entry in enumerate(entries):

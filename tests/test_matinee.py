@@ -918,14 +918,17 @@ def test_a_pack_may_replace_a_table(tmp_path):
         assert words["ljud"] == "Gnisslar" and set(words) == {"ljud", "lukter"}
 
 
-def test_a_pack_with_an_unknown_konsten_mode_names_the_file_and_line(tmp_path):
+def _arketyper_with(tmp_path, old: str, new: str) -> int:
+    """A pack whose arketyper.toml has `old` replaced by `new`; the line it stands on."""
     folder = tmp_path / "matinee"
     folder.mkdir()
     text = (Path(TABLES.dirs[0]) / "arketyper.toml").read_text(encoding="utf-8")
-    (folder / "arketyper.toml").write_text(
-        text.replace('konsten = "en"', 'konsten = "alla"'), encoding="utf-8"
-    )
-    line = text.splitlines().index('konsten = "en"') + 1
+    (folder / "arketyper.toml").write_text(text.replace(old, new), encoding="utf-8")
+    return text.splitlines().index(old) + 1
+
+
+def test_a_pack_with_an_unknown_konsten_mode_names_the_file_and_line(tmp_path):
+    line = _arketyper_with(tmp_path, 'konsten = "en"', 'konsten = "alla"')
     result = run(
         "matinee",
         "pc",
@@ -940,12 +943,6 @@ def test_a_pack_with_an_unknown_konsten_mode_names_the_file_and_line(tmp_path):
 
 
 def test_tables_check_rejects_an_unknown_konsten_mode(tmp_path):
-    folder = tmp_path / "matinee"
-    folder.mkdir()
-    text = (Path(TABLES.dirs[0]) / "arketyper.toml").read_text(encoding="utf-8")
-    (folder / "arketyper.toml").write_text(
-        text.replace('konsten = "psyke"', 'konsten = "alla"'), encoding="utf-8"
-    )
-    line = text.splitlines().index('konsten = "psyke"') + 1
+    line = _arketyper_with(tmp_path, 'konsten = "psyke"', 'konsten = "alla"')
     result = run("tables", "check", str(tmp_path))
     assert_usage_error(result, f"arketyper.toml:{line}", "alla", "en, psyke")

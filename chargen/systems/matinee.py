@@ -604,11 +604,8 @@ def harledda(char: dict, ctx: Context) -> None:
         count = min(ge["psyke"], rules["konsten_max"])
     elif mode is None:
         count = 0
-    else:
-        table = ctx.table("arketyper")
-        line = key_line(table.text, "konsten", table.ids.index(arch["id"]))
-        text = f'konsten = {mode!r}: it must be "en" or "psyke"'
-        raise TableError([Problem(str(table.path), line, text)])
+    else:  # a pack used without `tables check`: the same fault check_pack reports
+        raise TableError(check_pack(ctx.tables))
     chosen = []
     if count > 0:  # konsten.toml is read only for those who use the Art
         count = min(count, len(ctx.table("konsten").entries))
