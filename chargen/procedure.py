@@ -125,7 +125,10 @@ class System:
             folder = pack_dir(root, self.id)
             if folder is not None:
                 dirs.append(folder)
-        return Tables(self.id, self.specs, self.effect_keys, dirs, self.check)
+        from chargen.printable import PRINT_SPEC, PRINT_TABLE
+
+        specs = {PRINT_TABLE: PRINT_SPEC, **self.specs}
+        return Tables(self.id, specs, self.effect_keys, dirs, self.check)
 
 
 def normalize(value: str) -> str:
