@@ -132,7 +132,9 @@ def printable(cg: list[str]) -> None:
         out = str(Path(tmp) / "out.pdf")
         pc = timed([*cg, "matinee", "pc", "--seed", "1", "-f", "pdf", "-o", out], 5)
         print(f"chargen matinee pc -f pdf               {pc * 1000:7.1f} ms")
-        cards = timed([*cg, "matinee", "npc", "-n", "100", "--seed", "1", "-f", "pdf", "-o", out], 3)
+        cards = timed(
+            [*cg, "matinee", "npc", "-n", "100", "--seed", "1", "-f", "pdf", "-o", out], 3
+        )
         print(f"chargen matinee npc -n 100 -f pdf       {cards:7.2f} s   (goal: a few seconds)")
 
 
