@@ -26,6 +26,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from chargen import conditions
 from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
 
@@ -38,15 +39,20 @@ KINDS = ("roll", "definitions", "settings")
 # Keys any entry may carry; anything else must be declared by the table's Spec.
 COMMON_KEYS = {
     "id": "str",
-    "name": "str",
+    "name": "text",
     "roll": "any",
     "weight": "num",
-    "result": "str",
-    "description": "str",
+    "result": "text",
+    "description": "text",
     "effects": "effects",
     "ref": "table",
     "source": "str",
     "tags": "list[str]",
+    # conditions (chargen/conditions.py checks their shape and values)
+    "when": "any",
+    "unless": "any",
+    "requires": "any",
+    "excludes": "any",
 }
 TOP_KEYS = {"die", "description", "source", "entries"}
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
@@ -133,6 +139,8 @@ class Table:
                 for value in entry_values(entry, self.die):
                     self._by_value[value] = entry
         self._pool = Pool(self.entries)
+        self.compiled = conditions.Compiled(self.entries)
+        self.conditioned = self.compiled.conditioned
 
     def __repr__(self) -> str:
         return f"<Table {self.name} ({self.kind}, {len(self.entries)} entries)>"
@@ -270,8 +278,13 @@ class Tables:
         effect_keys: frozenset[str] | set[str],
         dirs: list[Path],
         consistency: Callable[[Tables], list[Problem]] | None = None,
+        facts: dict[str, Any] | None = None,
+        pronouns: dict[str, tuple[str, str]] | None = None,
+        placeholders: tuple[str, ...] = (),
     ) -> None:
         self.system, self.specs, self.effect_keys = system, specs, frozenset(effect_keys)
+        # the system's facts and their domains (None: the linter knows no facts)
+        self.facts, self.pronouns, self.placeholders = facts, pronouns or {}, placeholders
         self.consistency = consistency  # the system's own checks across fields and files
         self.dirs = dirs
         self.files: dict[str, Path] = {}
@@ -321,6 +334,8 @@ class Tables:
         for table in tables.values():
             problems += _check_references(table, self, tables)
         problems += _check_cycles(tables)
+        problems += conditions.check_pack(self, tables)
+        problems += _check_name_tables(tables)
         problems += _check_required_tables(self)
         if not problems and self.consistency is not None:
             problems += self.consistency(self)
@@ -348,6 +363,8 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
             Problem(where, 0, f"'{name}' matches no known {pack.system} table (known: {known})")
         ]
     problems = _check_shape(data, spec, pack.effect_keys, where, text)
+    if not problems:
+        problems = _check_conditions(data, spec, pack, where, text)
     if problems:
         return None, problems
     return Table(name, path, spec, data, text), []
@@ -435,7 +452,8 @@ def _check_shape(
                 if not (isinstance(value, str) or _type_ok(value, "list[str]")):
                     fault("ref must name a table (or a list of tables)", key, i)
             elif not _type_ok(value, kind):
-                fault(f"'{key}' must be {kind}, not {value!r}", key, i)
+                what = 'a string or { male = "...", female = "..." }' if kind == "text" else kind
+                fault(f"'{key}' must be {what}, not {value!r}", key, i)
         for key, kind in spec.fields.items():
             if kind.endswith("!") and key not in entry:
                 fault(f"entry {i + 1} lacks required key '{key}'", None, i)
@@ -472,6 +490,19 @@ def _check_shape(
         missing = [v for v in die.possible_values() if v not in covered]
         if missing:
             fault(f"gap: no entry covers {_ranges(missing)} of {die.text}", "die")
+    return out
+
+
+def _check_conditions(data: dict, spec: Spec, pack: Tables, where: str, text: str) -> list[Problem]:
+    """The condition keys and text placeholders of every entry (see chargen/conditions.py)."""
+    if spec.kind == "settings":
+        return []
+    allowed = {**COMMON_KEYS, **spec.fields}
+    text_keys = {k for k, kind in allowed.items() if kind.rstrip("!") == "text"}
+    out = []
+    for i, entry in enumerate(data.get("entries") or ()):
+        for key, message in conditions.entry_faults(entry, text_keys, pack):
+            out.append(Problem(where, key_line(text, key, i), message))
     return out
 
 
@@ -516,6 +547,8 @@ def _type_ok(value: Any, kind: str) -> bool:
         return isinstance(value, list) and all(_type_ok(v, kind[5:-1]) for v in value)
     if kind.startswith("dict[") and kind.endswith("]"):
         return isinstance(value, dict) and all(_type_ok(v, kind[5:-1]) for v in value.values())
+    if kind == "text":  # a string, or { male = "...", female = "..." }
+        return isinstance(value, str) or conditions.is_gendered(value)
     if kind in ("str", "table") or kind.startswith("id:"):
         return isinstance(value, str)
     if kind == "int":
@@ -596,6 +629,18 @@ def _check_references(table: Table, pack: Tables, tables: dict[str, Table]) -> l
                         f"'{key}': '{target}' is not an id in {other} (valid: {valid})",
                     )
                 )
+    return out
+
+
+def _check_name_tables(tables: dict[str, Table]) -> list[Problem]:
+    """Authored name tables (names.NAME_SPEC): what their types cannot say."""
+    from chargen import names
+
+    out = []
+    for table in tables.values():
+        if table.spec == names.NAME_SPEC:
+            for key, message in names.check_name_table(table):
+                out.append(Problem(str(table.path), key_line(table.text, key), message))
     return out
 
 
