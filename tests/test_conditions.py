@@ -505,7 +505,7 @@ def test_lint_gendered_text(tmp_path):
         "extra_a",
         '[[entries]]\nid = "a"\nname = { male = "A" }\n',
         3,
-        "'name' must be a string or { male",
+        "'name' must be a non-empty text, or { male",
     )
     files = dict(FILES)
     files["extra_a"] = '[[entries]]\nid = "a"\ntitel = { male = "A", female = "B" }\n'
@@ -513,7 +513,9 @@ def test_lint_gendered_text(tmp_path):
     sv = make_system().pronoun_set()
     faults = [str(p) for p in Tables("demo", SPECS, frozenset(), [folder], pronouns=sv).check()]
     assert (
-        len(faults) == 1 and "extra_a.toml:3:" in faults[0] and "'titel' must be str" in faults[0]
+        len(faults) == 1
+        and "extra_a.toml:3:" in faults[0]
+        and "'titel' must be a non-empty text (at most" in faults[0]
     )
 
 
