@@ -315,10 +315,10 @@ def run_generate(
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output)
     if locale is not None:
-        from chargen.names import locales
+        from chargen.names import is_locale, unknown_locale
 
-        if locale not in locales():
-            raise ChoiceError("locale", locale, locales())
+        if not is_locale(locale):
+            raise unknown_locale(locale)
     options = _validate_options(system, kind, pack, chosen)
     prompter = None
     if interactive:
