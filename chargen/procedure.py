@@ -22,7 +22,7 @@ from chargen import names
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed
-from chargen.tables import Spec, Table, Tables, builtin_root, pack_dir
+from chargen.tables import MAX_ROLL_ROWS, Spec, Table, Tables, builtin_root, pack_dir
 
 StepFunction = Callable[[dict, "Context"], None]
 
@@ -221,7 +221,7 @@ class Context:
         """Roll on a table and on every table its row refers to; each row is recorded."""
         rows = []
         pending = [name]
-        while pending and len(rows) < 50:
+        while pending and len(rows) <= MAX_ROLL_ROWS:  # the check keeps chains shorter
             table = self.tables[pending.pop(0)]
             value, entry = table.roll(self.rng)
             event: dict[str, Any] = {"table": table.name}

@@ -35,19 +35,24 @@ SPECS = {
     "regler": Spec(
         "settings",
         fields={
-            "evnepoint": "int!",
-            "evne_start": "int!",
-            "evne_max_start": "int!",
-            "evne_max": "int!",
-            "forbedring_ved": "list[int]!",
-            "ekspertise_ved": "int!",
-            "loft_start": "int!",
-            "loft_max": "int!",
-            "sjael_pr_gave": "int!",
-            "fokus_bonus": "int!",
-            "fordeling_grund": "int!",
-            "fordeling_foretrukken": "int!",
+            "evnepoint": "int[0..1000]!",
+            "evne_start": "int[0..100]!",
+            "evne_max_start": "int[0..100]!",
+            "evne_max": "int[1..100]!",
+            "forbedring_ved": "list[int[1..100]]!",
+            "ekspertise_ved": "int[1..100]!",
+            "loft_start": "int[1..20]!",
+            "loft_max": "int[1..20]!",
+            "sjael_pr_gave": "int[0..20]!",
+            "fokus_bonus": "int[0..20]!",
+            "fordeling_grund": "int[0..20]!",
+            "fordeling_foretrukken": "int[0..20]!",
         },
+        order=(
+            ("evne_start", "evne_max_start"),
+            ("evne_max_start", "evne_max"),
+            ("loft_start", "loft_max"),
+        ),
     ),
     "evner": Spec(
         "definitions",
@@ -89,7 +94,7 @@ SPECS = {
     "startudstyr": Spec("definitions", fields={"grej": "list[id:grej]!", "penge": "dice!"}),
     "hjemstater": Spec("definitions", fields={"locale": "locale", "navne": "table"}),
     "navne_*": Spec(
-        "settings", fields={"mand": "list[str]!", "kvinde": "list[str]!", "slaegt": "list[str]!"}
+        "settings", fields={"mand": "list[str]+!", "kvinde": "list[str]+!", "slaegt": "list[str]+!"}
     ),
     "skabeloner": Spec(
         "definitions",
