@@ -216,7 +216,7 @@ def _event(ctx: Context, table: str, why: str, char: dict) -> dict:
             effects[key] = effects.get(key, 0) + amount
         if reached.get("kontakt"):
             char.setdefault("kontakter", []).append(reached["kontakt"])
-    text = " ".join(r["result"] for r in rows if r.get("result"))
+    text = " ".join(ctx.text(r["result"]) for r in rows if r.get("result"))
     event = {"tabell": table, "slag": rolled, "handelse": text}
     if effects:
         event["effekter"] = effects
