@@ -770,8 +770,8 @@ class Steering:
                 continue
             tab = ctx.tables[opt.table]
             for item in value if isinstance(value, list | tuple) else [value]:
-                slug = normalize(item)
-                if slug not in tab:
+                slug = match_choice(tab, item) if isinstance(item, str) else None
+                if slug is None:
                     raise ChoiceError(opt.name, item, list(tab.ids))
                 entry = tab.get(slug)
                 fact = ctx._fact_for(opt.name, opt.table)
