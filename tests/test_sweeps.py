@@ -18,7 +18,7 @@ and kind (a batch member is its own seed: `--seed` of that member regenerates it
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -108,12 +108,12 @@ def _run(sid: str, kind: str, options: dict, count: int, seed: int):
     return made, error, faults
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(sid: str):
     return load(sid).tables()
 
 
-@lru_cache(maxsize=None)
+@cache
 def sweep(sid: str, kind: str):
     return _run(sid, kind, {}, SEEDS, BATCH_SEED)
 
@@ -138,7 +138,7 @@ def option_values(sid: str, kind: str) -> list[tuple[str, object]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def option_sweep(sid: str, kind: str):
     """{(option, value): (made, error, faults)} for each value alone."""
     return {
@@ -177,8 +177,6 @@ def test_the_sweeps_can_fail() -> None:
     from types import SimpleNamespace
 
     entry = {"id": "x", "when": {"gender": "female"}, "excludes": ["y"]}
-    ctx = SimpleNamespace(
-        facts={"gender": "male"}, drawn_rows=[("t", entry), ("u", {"id": "y"})]
-    )
+    ctx = SimpleNamespace(facts={"gender": "male"}, drawn_rows=[("t", entry), ("u", {"id": "y"})])
     faults = _row_faults({"a": {"male": "A", "female": "B"}, "b": "men {han}"}, ctx)
     assert len(faults) == 4, faults
