@@ -141,9 +141,11 @@ class System:
             folder = pack_dir(root, self.id)
             if folder is not None:
                 dirs.append(folder)
+        from chargen.printable import PRINT_SPEC, PRINT_TABLE
+
         return Tables(
             self.id,
-            self.specs,
+            {PRINT_TABLE: PRINT_SPEC, **self.specs},
             self.effect_keys,
             dirs,
             self.check,
