@@ -569,7 +569,7 @@ def test_a_users_gendered_row_is_resolved_in_the_historik(tmp_path):
     pack = tmp_path / "pack" / "karma"
     pack.mkdir(parents=True)
     (pack / "laster.toml").write_text(
-        '# Authored for the test.\n[[entries]]\nweight = 1\n'
+        "# Authored for the test.\n[[entries]]\nweight = 1\n"
         'result = { male = "ljuger som en karl", female = "ljuger som en kärring" }\n'
         'when = { gender = "female" }\n'
         '[[entries]]\nweight = 1\nresult = "super"\nwhen = { gender = "male" }\n',
