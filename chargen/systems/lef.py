@@ -999,7 +999,6 @@ SYSTEM = System(
     name="LEF, Terminus Alfa",
     language="da",
     locale="da_DK",
-    facts={"blodarv": "blodarv"},  # what table conditions may test (issue 10)
     description="2T6 + evne mod en grad; talenter, kundskaber, tilstande, fokus og blodarv.",
     specs=SPECS,
     effect_keys=frozenset(),
