@@ -306,9 +306,20 @@ def personlighed(char: dict, ctx: Context) -> None:
             f"personlighed '{entry['id']}' has no ekspertise the character lacks "
             f"(personligheder.toml lists {', '.join(entry['ekspertiser'])})"
         )
-    eks_id = open_[int(ctx.rng.random() * len(open_))]
+    eks_id = _ask(ctx, "personlighed_ekspertise", "ekspertiser", [table.get(e) for e in open_])[
+        "id"
+    ]
     char.setdefault("ekspertiser", []).append(_ekspertise(ctx, eks_id, "personlighed"))
     ctx.log(ekspertise=eks_id, fra=entry["id"])
+
+
+def _ask(ctx: Context, option: str, table: str, allowed: list[dict]) -> dict:
+    """One pick the player makes during creation (a forbedring, where a stjerne goes):
+    asked at `--interactive`, else drawn by weight among `allowed`. The question comes
+    again for the next pick, so the answer is not kept for the batch as a choice is."""
+    entry = ctx.choose(option, table, allowed=allowed)
+    ctx.options.pop(option, None)
+    return entry
 
 
 def _spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
@@ -396,13 +407,14 @@ def evner(char: dict, ctx: Context) -> None:
             slots.remove(pick["id"])
             gained: dict[str, Any] = {"evne": evne_id, "ved": ved, "forbedring": pick["id"]}
             if pick["virkning"] == "stjerne":
-                gained["spor"] = spor.pick(ctx.rng)["id"]
+                gained["spor"] = _ask(ctx, "stjerne", "stjernespor", list(spor.entries))["id"]
             elif pick["virkning"] in ("loft", "gave"):
                 step = rules["sjael_pr_gave"] if pick["virkning"] == "gave" else 1
                 lofts[pick["tilstand"]] += step
                 gained["tilstand"] = pick["tilstand"]
             else:
-                item = grej.pick(ctx.rng, [e for e in grej.entries if e["id"] not in held_grej])
+                open_grej = [e for e in grej.entries if e["id"] not in held_grej]
+                item = _ask(ctx, "grej_forbedring", "grej", open_grej)
                 held_grej.add(item["id"])
                 gained["grej"] = item["id"]
                 gained["navn"] = item.get("name", item["id"])
@@ -442,13 +454,14 @@ def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej) -> 
                 "virkning",
                 f"virkning '{kind}' of '{slot}' is not stjerne, loft, gave or grej",
             )
-        usable.append(pick)
+        if pick not in usable:  # a kundskab's two stjerne slots are one answer
+            usable.append(pick)
     if not usable:
         raise ChargenError(
             f"no forbedring of '{evne['id']}' can apply ({', '.join(slots)}): "
             "the lofts are full; lower regler.evnepoint or raise loft_max"
         )
-    return usable[int(ctx.rng.random() * len(usable))]
+    return _ask(ctx, f"forbedring_{evne['id']}", "forbedringer", usable)
 
 
 def _ekspertise_sums(
@@ -489,9 +502,9 @@ def _apply_ekspertiser(ctx: Context, char: dict, lofts: dict[str, int]) -> None:
     for gained in char.get("forbedringer", ()):
         if "spor" in gained:
             stjerner[gained["spor"]] += 1
-    spor = ctx.table("stjernespor")
-    for eks_id in free:
-        track = spor.pick(ctx.rng)["id"]
+    spor = list(ctx.table("stjernespor").entries)
+    for eks_id in free:  # Alsidig: "to stjerner, der kan placeres valgfrit"
+        track = _ask(ctx, f"fri_stjerne_{eks_id}", "stjernespor", spor)["id"]
         stjerner[track] += 1
         ctx.log(stjerne=track, fra=eks_id)
     char["tilstande"] = tilstande
