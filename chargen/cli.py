@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from chargen import __version__
+from chargen import __version__, formats
 from chargen.errors import ChargenError, ChoiceError, PipeClosed, TableError
 from chargen.systems import REGISTRY, available, load
 
@@ -82,13 +82,24 @@ def common_options(func: Callable) -> Callable:
             default=None,
             help="Integer seed: the same seed, options, tables and version give the same output.",
         ),
-        format_option,
+        click.option(
+            "-f",
+            "--format",
+            "fmt",
+            type=SlugChoice(FORMATS + formats.names()),
+            default="table",
+            show_default=True,
+            help="table (sheet or roster), json (array), jsonl (one object per line), markdown; "
+            "where a system has them: "
+            + "; ".join(f"{e.id} ({e.help})" for e in formats.FORMATS.values()),
+        ),
         click.option(
             "-o",
             "--output",
-            type=click.Path(dir_okay=False),
+            type=click.Path(),
             default=None,
-            help="Write to FILE (atomically) instead of stdout.",
+            help="Write to FILE (atomically) instead of stdout; -f foundry with -n 2 or more: "
+            "a new folder DIR.",
         ),
         click.option(
             "--locale",
@@ -230,7 +241,7 @@ def _generate_command(system, kind: str, step) -> click.Command:
         run_generate(system, kind, step, **params)
 
     command = callback
-    for option in reversed(options):
+    for option in reversed(options + formats.options_for(system.id)):
         command = _system_option(system, option)(command)
     command = click.option(
         "--interactive",
@@ -308,6 +319,8 @@ def run_generate(
     from chargen.procedure import generate
     from chargen.seeds import draw_seed
 
+    export = None if list_tables else formats.lookup(fmt, system.id, step)
+    export_values = formats.values_for(export, system.id, chosen)
     pack = load_tables(system, tables_dirs)
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output)
@@ -335,6 +348,8 @@ def run_generate(
         step.id if step is not None else None,
     )
     items = out.progress(items, count)
+    if export is not None:
+        return out.export(export, system, pack, items, count, export_values, output)
     with out.destination(output) as stream:
         out.write(out.render(system, pack, items, fmt, count, step), stream)
 
@@ -369,6 +384,7 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs) -> 
     from chargen.dice import parse
     from chargen.seeds import draw_seed
 
+    formats.lookup(fmt, None)  # -f foundry and the like are for characters
     parsed = [parse(e) for e in expressions]
     rng = random.Random(draw_seed() if seed is None else seed)
     rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)
