@@ -21,6 +21,7 @@ from chargen.errors import ChargenError, ChoiceError, PipeClosed, TableError
 from chargen.systems import REGISTRY, available, load
 
 FORMATS = ("table", "json", "jsonl", "markdown")
+PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
 MAX_COUNT = 1_000_000
 SEED_LIMIT = 2**53
 _debug = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
@@ -35,7 +36,9 @@ class SlugChoice(click.ParamType):
         self.choices = choices
 
     def convert(self, value, param, ctx):
-        slug = str(value).strip().lower().replace("-", "_")
+        from chargen.procedure import normalize
+
+        slug = normalize(value)
         if slug not in self.choices:
             self.fail(f"'{value}' is not valid. Valid: {', '.join(self.choices)}", param, ctx)
         return slug
@@ -86,12 +89,13 @@ def common_options(func: Callable) -> Callable:
             "-f",
             "--format",
             "fmt",
-            type=SlugChoice(FORMATS + formats.names()),
+            type=SlugChoice(FORMATS + PRINT_FORMATS + formats.names()),
             default="table",
             show_default=True,
-            help="table (sheet or roster), json (array), jsonl (one object per line), markdown; "
-            "where a system has them: "
-            + "; ".join(f"{e.id} ({e.help})" for e in formats.FORMATS.values()),
+            help="table (sheet or roster), json (array), jsonl (one object per line), markdown;"
+            " html and pdf (printable sheets and NPC cards); where a system has them: "
+            + ", ".join(f"{e.id} ({e.help})" for e in formats.FORMATS.values())
+            + ".",
         ),
         click.option(
             "-o",
@@ -282,7 +286,7 @@ def load_tables(system, tables_dirs):
 
 def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
     """Normalise choice values and check them against the tables before any output."""
-    from chargen.procedure import normalize
+    from chargen.procedure import match_choice
 
     values = {}
     for option in system.options(kind):
@@ -290,10 +294,11 @@ def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
         if option.table and value not in (None, ()):
             table = pack[option.table]
             items = list(value) if isinstance(value, tuple | list) else [value]
-            for item in items:
-                if normalize(item) not in table:
+            ids = [match_choice(table, item) for item in items]
+            for item, found in zip(items, ids, strict=True):
+                if found is None:
                     raise ChoiceError(option.name, item, list(table.ids))
-            value = [normalize(v) for v in items] if option.multiple else normalize(items[0])
+            value = ids if option.multiple else ids[0]
         elif isinstance(value, tuple):
             value = list(value)
         values[option.key] = value
@@ -325,10 +330,10 @@ def run_generate(
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output)
     if locale is not None:
-        from chargen.names import locales
+        from chargen.names import is_locale, unknown_locale
 
-        if locale not in locales():
-            raise ChoiceError("locale", locale, locales())
+        if not is_locale(locale):
+            raise unknown_locale(locale)
     options = _validate_options(system, kind, pack, chosen)
     prompter = None
     if interactive:
@@ -350,6 +355,15 @@ def run_generate(
     items = out.progress(items, count)
     if export is not None:
         return out.export(export, system, pack, items, count, export_values, output)
+    if fmt == "pdf":
+        from chargen import printable
+
+        if output in (None, "-") and sys.stdout.isatty():
+            raise ChargenError("a PDF is binary: write it with -o FILE, or pipe it")
+        data = printable.pdf(system, pack, items, count, step)
+        with out.destination(output) as stream:
+            out.write_bytes(data, stream)
+        return
     with out.destination(output) as stream:
         out.write(out.render(system, pack, items, fmt, count, step), stream)
 
@@ -385,6 +399,10 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs) -> 
     from chargen.seeds import draw_seed
 
     formats.lookup(fmt, None)  # -f foundry and the like are for characters
+    if fmt in PRINT_FORMATS:
+        raise ChargenError(
+            f"-f {fmt} prints characters; a roll takes table, json, jsonl or markdown"
+        )
     parsed = [parse(e) for e in expressions]
     rng = random.Random(draw_seed() if seed is None else seed)
     rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)

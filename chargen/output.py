@@ -140,6 +140,10 @@ def render(system, tables, items: Iterable[dict], fmt: str, count: int, step=Non
         return json_array(items)
     if fmt == "jsonl":
         return jsonl(items)
+    if fmt == "html":
+        from chargen import printable
+
+        return iter([printable.html(system, tables, items, count, step)])
     markdown = fmt == "markdown"
     if step is not None:
         if count == 1:
@@ -262,3 +266,14 @@ def export(fmt, system, tables, items: Iterable[dict], count: int, values: dict,
         return
     with destination(path) as stream:
         write(module.render(system, tables, items, count, values), stream)
+
+
+def write_bytes(data: bytes, out) -> None:
+    """Write binary output (a PDF) to a text stream's buffer; a closed pipe as in `write`."""
+    try:
+        out.flush()
+        buffer = getattr(out, "buffer", out)
+        buffer.write(data)
+        buffer.flush()
+    except BrokenPipeError:
+        raise PipeClosed() from None
