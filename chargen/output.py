@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from chargen.errors import OutputError, PipeClosed, Terminated
+from chargen.errors import ChargenError, OutputError, PipeClosed, Terminated
 
 FORMATS = ("table", "json", "jsonl", "markdown")
 ROSTER_CHUNK = 1000  # rows per tabulated block of a roster (tabulate cannot stream)
@@ -314,6 +314,50 @@ def write(chunks: Iterable[str], out: TextIO) -> None:
         raise OutputError(
             f"cannot write {where}: {exc.strerror or exc}", out is sys.stdout
         ) from None
+
+
+@contextmanager
+def new_folder(path: str):
+    """A folder written whole or not at all: files go into a temporary folder beside
+    it, renamed to `path` at the end and removed on any error or interrupt. `path`
+    must not exist yet, or be an empty folder."""
+    import shutil
+
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise ChargenError(f"cannot write {path}: folder {parent} does not exist")
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ChargenError(
+            f"cannot write the folder {path}: it exists (name a new or empty folder)"
+        )
+    try:
+        tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp"))
+    except OSError as exc:
+        raise ChargenError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)
+        if target.is_dir():
+            target.rmdir()
+        os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def export(fmt, system, tables, items: Iterable[dict], count: int, values: dict, path) -> None:
+    """Write a registered format (chargen.formats): text to stdout or `-o FILE`, or
+    with -n 2 or more and `-o DIR` the folder its module writes, when it has one."""
+    module = fmt.load()
+    if path not in (None, "-") and count > 1 and hasattr(module, "write_folder"):
+        with new_folder(path) as tmp:
+            module.write_folder(system, tables, items, count, values, tmp)
+        return
+    with destination(path) as stream:
+        write(module.render(system, tables, items, count, values), stream)
 
 
 def write_bytes(data: bytes, out) -> None:
