@@ -921,7 +921,8 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         head.append(["Blodarv", char.get("blodarv_navn", char["blodarv"])])
     if char.get("personlighed"):
         head.append(["Personlighed", char.get("personlighed_navn", char["personlighed"])])
-    sections = [Section("Karakter" if char["kind"] == "pc" else "Bifigur", rows=head)]
+    title = "Karakter" if char["kind"] == "pc" else "Væsen" if "kendetegn" in char else "Bifigur"
+    sections = [Section(title, rows=head)]
     fokus_mark = f"+{char['fokus_bonus']}" if "fokus_bonus" in char else "ja"
     if char.get("blodarv_lore"):
         sections.append(Section("Blodarv", text=char["blodarv_lore"]))
