@@ -69,12 +69,42 @@ class Option:
 
 @dataclass(frozen=True)
 class Section:
-    """A block of a character sheet: a title and either rows (a table) or text."""
+    """A block of a character sheet: a title and rows (a table), text, or items.
+
+    `text` is paragraphs separated by "\n", wrapped with a hanging indent;
+    `items` are (name, rules text) pairs, the text wrapped beside the name;
+    `fields` the character fields the section shows (see Part).
+    """
 
     title: str
     rows: list[list[Any]] | None = None
     headers: list[str] | None = None
     text: str | None = None
+    items: list[tuple[str, str]] | None = None
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a sheet: the character `fields` it needs and shows, and its builder
+    ``build(char, tables) -> list[Section]``. A step alone renders the parts whose
+    fields its character has."""
+
+    fields: tuple[str, ...]
+    build: Callable[[dict, Tables], list[Section]]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A roster column: its header is the label `key` (shrinking through the label's
+    short forms); `get` a character key (default `key`) or a function of the character.
+    When the roster must fit, the lowest `priority` columns go first; a `wrap` column
+    may wrap its text instead."""
+
+    key: str
+    get: str | Callable[[dict], Any] | None = None
+    priority: int = 5
+    wrap: bool = False
 
 
 @dataclass
@@ -89,9 +119,9 @@ class System:
     effect_keys: frozenset[str] | set[str]
     pc: list[Step]
     npc: StepFunction | list[Step]
-    sheet: Callable[[dict, Tables], list[Section]]
-    roster: list[tuple[str, str | Callable[[dict], Any]]]
-    labels: dict[str, str] = field(default_factory=dict)
+    sheet: Callable[[dict, Tables], list[Section]] | None
+    roster: list[Column | tuple[str, str | Callable[[dict], Any]]]
+    labels: dict[str, str] = field(default_factory=dict)  # legacy: use the labels file
     pc_options: list[Option] = field(default_factory=list)
     npc_options: list[Option] = field(default_factory=list)
     description: str = ""
@@ -100,6 +130,20 @@ class System:
     # Optional: checks across fields and files that the specs cannot express, run by
     # `chargen tables check` and before a user's pack is used; returns the problems found.
     check: Callable[[Tables], list[Problem]] | None = None
+    # The labels file (chargen.labels): every word a reader sees, a table like any other.
+    labels_table: str = "etiketter"
+    # Optional: the sheet as parts (a step alone shows its own); `sheet` may then be None.
+    parts: list[Part] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.labels_table not in self.specs:
+            self.specs = {**self.specs, self.labels_table: Spec("labels")}
+
+    def sheet_sections(self, char: dict, tables: Tables) -> list[Section]:
+        """The whole sheet: `sheet(char, tables)`, or every part in order."""
+        if self.sheet is not None:
+            return self.sheet(char, tables)
+        return [s for part in self.parts for s in part.build(char, tables)]
 
     def label(self, key: str) -> str:
         return self.labels.get(key, key.replace("_", " ").capitalize())
@@ -126,6 +170,14 @@ class System:
             if folder is not None:
                 dirs.append(folder)
         return Tables(self.id, self.specs, self.effect_keys, dirs, self.check)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        for key in ("name", "namn", "navn", "nev", "id"):
+            if isinstance(value.get(key), str):
+                return value[key]
+    return str(value)
 
 
 def normalize(value: str) -> str:
@@ -245,8 +297,13 @@ class Context:
             how = "option"
         elif self.prompter is not None and len(pool) > 1:
             entry = self.prompter.choose(option, tab, pool, self.rng)
-            self.options[option.replace("-", "_")] = entry["id"]  # the whole batch takes the answer
-            how = "prompt"
+            if entry is None:  # an empty answer: the dice decide, and the prompter says what
+                entry = tab.pick(self.rng, None if allowed is None else pool)
+                self.prompter.drawn(entry)
+                how = "random"
+            else:
+                self.options[option.replace("-", "_")] = entry["id"]  # the batch takes it
+                how = "prompt"
         else:
             if not pool:
                 raise ChargenError(f"no {option} is open here ({table} has none that fit)")
@@ -282,14 +339,90 @@ class Context:
             how = "option"
         elif self.prompter is not None:
             chosen = self.prompter.choose_many(option, tab, pool, count, self.rng, span)
-            self.options[option.replace("-", "_")] = [e["id"] for e in chosen]
-            how = "prompt"
+            if chosen is None:
+                chosen = tab.draw(self.rng, count, among=pool)
+                self.prompter.drawn(chosen)
+                how = "random"
+            else:
+                self.options[option.replace("-", "_")] = [e["id"] for e in chosen]
+                how = "prompt"
         else:
             chosen = tab.draw(self.rng, count, among=pool)
             how = "random"
         for entry in chosen:
             self.log(choice=option, id=entry["id"], name=entry.get("name", entry["id"]), by=how)
         return chosen
+
+    # -- other kinds of question (a number, yes/no, free text, a drawn list) --------
+    @property
+    def labels(self) -> Any:
+        """The pack's Labels (chargen.labels): every word a reader sees."""
+        return self.tables.labels
+
+    def _answer(self, option: str, ask: Callable[[], Any], draw: Any) -> tuple[Any, str]:
+        """The option's value, else the prompt's answer, else the draw: (value, how)."""
+        given = self.options.get(option.replace("-", "_"))
+        if given is not None and given != ():
+            return given, "option"
+        if self.prompter is not None:
+            value = ask()
+            if value is not None:
+                self.options[option.replace("-", "_")] = value  # the whole batch takes it
+                return value, "prompt"
+            value = draw() if callable(draw) else draw
+            self.prompter.drawn(value)
+            return value, "random"
+        return (draw() if callable(draw) else draw), "random"
+
+    def _asked(self, option: str, value: Any, how: str) -> None:
+        self.log(ask=option, value=value, by=how)
+
+    def ask_number(self, option: str, low: int, high: int, draw: Any) -> int:
+        """A number from `low` to `high`: the option, the prompt, or `draw` (a value or a
+        callable of no argument that rolls with ctx.rng)."""
+        value, how = self._answer(
+            option, lambda: self.prompter.number(self.labels(option), low, high), draw
+        )
+        value = int(value)
+        if not low <= value <= high:
+            raise ChargenError(f"--{option} must be from {low} to {high}, not {value}")
+        self._asked(option, value, how)
+        return value
+
+    def ask_yes_no(self, option: str, draw: Any) -> bool:
+        """Yes or no: the option (a flag), the prompt, or `draw`."""
+        value, how = self._answer(option, lambda: self.prompter.yes_no(self.labels(option)), draw)
+        value = bool(value)
+        self._asked(option, value, how)
+        return value
+
+    def ask_text(self, option: str, suggestion: Any) -> str:
+        """Free text: the option, the prompt (empty takes the suggestion), or the suggestion."""
+        suggested = suggestion() if callable(suggestion) else suggestion
+        value, how = self._answer(
+            option, lambda: self.prompter.text(self.labels(option), suggested), suggested
+        )
+        self._asked(option, value, how)
+        return str(value)
+
+    def ask_list(
+        self,
+        option: str,
+        drawn: list,
+        pool: list | None = None,
+        show: Callable[[Any], str] | None = None,
+    ) -> list:
+        """Accept or edit a drawn list (keep some of it, add from `pool`) at the prompt;
+        without a prompter the drawn list as it is."""
+        show = show or _shown
+        if self.prompter is None:
+            self._asked(option, [show(v) for v in drawn], "random")
+            return list(drawn)
+        kept = self.prompter.edit_list(self.labels(option), drawn, pool or [], show)
+        how = "random" if kept is None else "prompt"
+        result = list(drawn) if kept is None else kept
+        self._asked(option, [show(v) for v in result], how)
+        return result
 
     def _validated(self, option: str, tab: Table, wanted: str, pool: list[dict], why) -> dict:
         slug = normalize(wanted)

@@ -598,7 +598,7 @@ def test_cli_sheet_is_danish_with_fokus_mark_and_stjerner():
 
 def test_cli_npc_roster_and_help():
     res = run("lef", "npc", "-n", "4", "--seed", "3", "--template", "smugler")
-    assert res.exit_code == 0 and res.stdout.count("smugler") == 4
+    assert res.exit_code == 0 and res.stdout.count("Smugler") == 4
     for cmd in ("pc", "npc", "blodarv", "personlighed", "evner", "tilstande", "grej"):
         assert run("lef", cmd, "--help").exit_code == 0
 
@@ -662,7 +662,7 @@ def test_overlay_blodarv_pack_replaces_the_builtin(tmp_path):
 def test_interactive_asks_for_blodarv_and_personlighed():
     res = run("lef", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="rakkere\n7\n")
     assert res.exit_code == 0, res.stderr
-    assert "Ligarafolket [ligarafolket]" in res.stderr and "Beleven [beleven]" in res.stderr
+    assert "Ligarafolket:" in res.stderr and "Beleven:" in res.stderr
     char = json.loads(res.stdout)
     assert (char["blodarv"], char["personlighed"]) == ("rakkere", "spirituelle")
     picked = [e["by"] for e in char["historik"] if e.get("choice")]
