@@ -21,6 +21,7 @@ from chargen.errors import ChargenError, ChoiceError, PipeClosed, TableError
 from chargen.systems import REGISTRY, available, load
 
 FORMATS = ("table", "json", "jsonl", "markdown")
+PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
 MAX_COUNT = 1_000_000
 SEED_LIMIT = 2**53
 _debug = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
@@ -35,7 +36,9 @@ class SlugChoice(click.ParamType):
         self.choices = choices
 
     def convert(self, value, param, ctx):
-        slug = str(value).strip().lower().replace("-", "_")
+        from chargen.procedure import normalize
+
+        slug = normalize(value)
         if slug not in self.choices:
             self.fail(f"'{value}' is not valid. Valid: {', '.join(self.choices)}", param, ctx)
         return slug
@@ -88,7 +91,16 @@ def common_options(func: Callable) -> Callable:
             default=None,
             help="Integer seed: the same seed, options, tables and version give the same output.",
         ),
-        format_option,
+        click.option(
+            "-f",
+            "--format",
+            "fmt",
+            type=SlugChoice(FORMATS + PRINT_FORMATS),
+            default="table",
+            show_default=True,
+            help="table (sheet or roster), json (array), jsonl (one object per line), markdown;"
+            " html and pdf (printable sheets and NPC cards).",
+        ),
         click.option(
             "-o",
             "--output",
@@ -278,7 +290,7 @@ def load_tables(system, tables_dirs):
 
 def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
     """Normalise choice values and check them against the tables before any output."""
-    from chargen.procedure import normalize
+    from chargen.procedure import match_choice
 
     values = {}
     for option in system.options(kind):
@@ -286,10 +298,11 @@ def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
         if option.table and value not in (None, ()):
             table = pack[option.table]
             items = list(value) if isinstance(value, tuple | list) else [value]
-            for item in items:
-                if normalize(item) not in table:
+            ids = [match_choice(table, item) for item in items]
+            for item, found in zip(items, ids, strict=True):
+                if found is None:
                     raise ChoiceError(option.name, item, list(table.ids))
-            value = [normalize(v) for v in items] if option.multiple else normalize(items[0])
+            value = ids if option.multiple else ids[0]
         elif isinstance(value, tuple):
             value = list(value)
         values[option.key] = value
@@ -321,10 +334,10 @@ def run_generate(
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output, width)
     if locale is not None:
-        from chargen.names import locales
+        from chargen.names import is_locale, unknown_locale
 
-        if locale not in locales():
-            raise ChoiceError("locale", locale, locales())
+        if not is_locale(locale):
+            raise unknown_locale(locale)
     options = _validate_options(system, kind, pack, chosen)
     prompter = None
     if interactive:
@@ -344,6 +357,15 @@ def run_generate(
         step.id if step is not None else None,
     )
     items = out.progress(items, count)
+    if fmt == "pdf":
+        from chargen import printable
+
+        if output in (None, "-") and sys.stdout.isatty():
+            raise ChargenError("a PDF is binary: write it with -o FILE, or pipe it")
+        data = printable.pdf(system, pack, items, count, step)
+        with out.destination(output) as stream:
+            out.write_bytes(data, stream)
+        return
     with out.destination(output) as stream:
         out.write(out.render(system, pack, items, fmt, count, step, width), stream)
 
@@ -378,6 +400,10 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs, wid
     from chargen.dice import parse
     from chargen.seeds import draw_seed
 
+    if fmt in PRINT_FORMATS:
+        raise ChargenError(
+            f"-f {fmt} prints characters; a roll takes table, json, jsonl or markdown"
+        )
     parsed = [parse(e) for e in expressions]
     rng = random.Random(draw_seed() if seed is None else seed)
     rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)

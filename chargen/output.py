@@ -239,6 +239,10 @@ def render(
         return json_array(items)
     if fmt == "jsonl":
         return jsonl(items)
+    if fmt == "html":
+        from chargen import printable
+
+        return iter([printable.html(system, tables, items, count, step)])
     markdown = fmt == "markdown"
     labels = tables.labels
     if step is not None:
@@ -519,3 +523,14 @@ def render_cell(value: Any) -> str:
     from chargen.render import cell_text
 
     return "<br>".join(part.strip() for part in cell_text(value).split("\n"))
+
+
+def write_bytes(data: bytes, out) -> None:
+    """Write binary output (a PDF) to a text stream's buffer; a closed pipe as in `write`."""
+    try:
+        out.flush()
+        buffer = getattr(out, "buffer", out)
+        buffer.write(data)
+        buffer.flush()
+    except BrokenPipeError:
+        raise PipeClosed() from None

@@ -36,6 +36,11 @@ def entry_name(entry: dict) -> str:
     return str(entry.get("id", ""))
 
 
+def _names(entry: dict) -> tuple:
+    name = entry.get("name")
+    return tuple(name.values()) if isinstance(name, dict) else (name,) if name else ()
+
+
 def describe(entry: dict, table: Any = None, labels: Labels | None = None, pack: Any = None) -> str:
     """One option as a reader sees it: its name, then its description, rules text,
     effects and the table's own fields, labelled, ids shown by name."""
@@ -125,7 +130,10 @@ class Prompter:
             return pool[int(answer) - 1]
         slug = normalize(answer)
         for entry in pool:
-            if entry.get("id") == slug or normalize(entry_name(entry)) == slug:
+            if entry.get("id") == slug:
+                return entry
+        for entry in pool:
+            if any(normalize(n) == slug for n in _names(entry)):
                 return entry
         return None
 

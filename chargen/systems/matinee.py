@@ -72,7 +72,7 @@ SPECS = {
     "megakorporationer": Spec(
         "definitions",
         fields={
-            "locales": "list[str]!",
+            "locales": "list[locale]+!",
             "namntabell": "table",
             "titel_man": "str",
             "titel_kvinna": "str",
