@@ -135,6 +135,13 @@ def _getter(col, labels, tables):
     return lambda ch: labels.value(key, ch.get(key), tables) if ch.get(key) is not None else ""
 
 
+def _cell(value: Any) -> Any:
+    """A value as one cell (lists joined, None empty); kept for chargen.printable."""
+    from chargen.render import cell_text
+
+    return cell_text(value) if isinstance(value, list | tuple) or value is None else value
+
+
 def _plain(labels, value) -> str:
     if value is None:
         return ""

@@ -419,3 +419,45 @@ def test_context_records_every_answer():
     ctx2.start(1, 0)
     assert ctx2.ask_number("karma", 0, 10, lambda: 3) == 3
     assert ctx2.historik[-1]["by"] == "random"
+
+
+# -- interactive walks through a pseudo-terminal ---------------------------------------------
+
+ASK = {"sv": "Välj", "da": "Vælg", "hu": "Válassz"}
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_interactive_walk_in_the_games_language(sid):
+    from pty_walk import walk
+
+    system, pack = _pack(sid)
+    labels = pack.labels
+    run = walk([sid, "pc", "--interactive", "--seed", "3", "-f", "json"], [(".", "1")])
+    assert run.code == 0, run.stderr
+    assert run.prompts, "the walk asks something"
+    for prompt in run.prompts:
+        assert "Choose" not in prompt and "random" not in prompt
+    assert run.prompts[0].startswith(ASK[system.language]), run.prompts[0]
+    import json
+
+    char = json.loads(run.stdout)[0]
+    hows = [e.get("by") for e in char["historik"] if "by" in e]
+    assert hows.count("prompt") >= 1
+    empty = len(run.prompts) - 1
+    if empty:  # an empty answer takes the dice and says what they gave
+        drawn = labels.prompts["drawn"].split("{")[0].strip()
+        assert run.stderr.count(drawn) >= 1
+        assert "random" in hows
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_interactive_closed_stdin_is_exit_2_with_one_line(sid):
+    from pty_walk import walk
+
+    _, pack = _pack(sid)
+    run = walk([sid, "pc", "--interactive", "--seed", "3", "-f", "json"], default=None)
+    assert run.code == 2
+    assert run.stdout == ""
+    last = [line for line in run.stderr.splitlines() if line.strip()][-1]
+    assert last == "chargen: error: " + pack.labels.prompts["closed"]
+    assert "Traceback" not in run.stderr and "interrupted" not in run.stderr
