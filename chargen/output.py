@@ -11,7 +11,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -340,6 +339,8 @@ def destination(path: str | None):
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise ChargenError(f"cannot write {path}: folder {folder} does not exist")
+    import tempfile  # only when writing a file: it costs start-up time
+
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
