@@ -208,7 +208,7 @@ def _field_sections(key: str, value: Any, labels, tables, head: list) -> list:
                 for k, v in value.items()
             ]
             return [Section(label, rows=rows, headers=["", *(labels(s) for s in subkeys)])]
-        rows = [[labels(k), _shown(labels, k, v, tables)] for k, v in value.items()]
+        rows = [[labels.key(k, tables), _shown(labels, k, v, tables)] for k, v in value.items()]
         return [Section(label, rows=rows)]
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
         keys = [k for k in dict.fromkeys(k for v in value for k in v) if k != "id"]
@@ -227,7 +227,9 @@ def _shown(labels, key: str, value: Any, tables) -> str:
         value = {k: v for k, v in value.items() if k != "id"}
         if key in EFFECT_KEYS or all(isinstance(v, int | float) for v in value.values()):
             return labels.effects(value, tables)
-        return "; ".join(f"{labels(k)} {_shown(labels, k, v, tables)}" for k, v in value.items())
+        return "; ".join(
+            f"{labels.key(k, tables)} {_shown(labels, k, v, tables)}" for k, v in value.items()
+        )
     if isinstance(value, list):
         return ", ".join(_shown(labels, key, v, tables) for v in value)
     return labels.value(key, value, tables)
@@ -386,7 +388,8 @@ def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
     if kind.startswith("dict[") and isinstance(value, dict):
         inner = kind[5:-1]
         return ", ".join(
-            f"{labels(k)} {field_value(inner, k, v, labels, pack)}" for k, v in value.items()
+            f"{labels.key(k, pack)} {field_value(inner, k, v, labels, pack)}"
+            for k, v in value.items()
         )
     if kind.startswith("id:") and isinstance(value, str):
         return labels.name(kind[3:], value, pack)
