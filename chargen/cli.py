@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from chargen import __version__
+from chargen import __version__, formats
 from chargen.errors import ChargenError, ChoiceError, PipeClosed, TableError
 from chargen.systems import REGISTRY, available, load
 
@@ -89,18 +89,21 @@ def common_options(func: Callable) -> Callable:
             "-f",
             "--format",
             "fmt",
-            type=SlugChoice(FORMATS + PRINT_FORMATS),
+            type=SlugChoice(FORMATS + PRINT_FORMATS + formats.names()),
             default="table",
             show_default=True,
             help="table (sheet or roster), json (array), jsonl (one object per line), markdown;"
-            " html and pdf (printable sheets and NPC cards).",
+            " html and pdf (printable sheets and NPC cards); where a system has them: "
+            + ", ".join(f"{e.id} ({e.help})" for e in formats.FORMATS.values())
+            + ".",
         ),
         click.option(
             "-o",
             "--output",
-            type=click.Path(dir_okay=False),
+            type=click.Path(),
             default=None,
-            help="Write to FILE (atomically) instead of stdout.",
+            help="Write to FILE (atomically) instead of stdout; -f foundry with -n 2 or more: "
+            "a new folder DIR.",
         ),
         click.option(
             "--locale",
@@ -242,7 +245,7 @@ def _generate_command(system, kind: str, step) -> click.Command:
         run_generate(system, kind, step, **params)
 
     command = callback
-    for option in reversed(options):
+    for option in reversed(options + formats.options_for(system.id)):
         command = _system_option(system, option)(command)
     command = click.option(
         "--interactive",
@@ -321,6 +324,8 @@ def run_generate(
     from chargen.procedure import generate
     from chargen.seeds import draw_seed
 
+    export = None if list_tables else formats.lookup(fmt, system.id, step)
+    export_values = formats.values_for(export, system.id, chosen)
     pack = load_tables(system, tables_dirs)
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output)
@@ -348,6 +353,8 @@ def run_generate(
         step.id if step is not None else None,
     )
     items = out.progress(items, count)
+    if export is not None:
+        return out.export(export, system, pack, items, count, export_values, output)
     if fmt == "pdf":
         from chargen import printable
 
@@ -391,6 +398,7 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs) -> 
     from chargen.dice import parse
     from chargen.seeds import draw_seed
 
+    formats.lookup(fmt, None)  # -f foundry and the like are for characters
     if fmt in PRINT_FORMATS:
         raise ChargenError(
             f"-f {fmt} prints characters; a roll takes table, json, jsonl or markdown"
