@@ -661,7 +661,7 @@ def test_interactive_asks_for_blodarv_personlighed_ekspertise_and_each_pick():
     answers = "rakkere\n7\nmeditation\n" + "\n" * 80
     res = run("lef", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answers)
     assert res.exit_code == 0, res.stderr
-    assert "Ligarafolket" in res.stderr and "Beleven" in res.stderr
+    assert "Ligarafolket:" in res.stderr and "Beleven:" in res.stderr
     char = json.loads(res.stdout)
     assert (char["blodarv"], char["personlighed"]) == ("rakkere", "spirituelle")
     assert char["ekspertiser"][1]["id"] == "meditation"
@@ -675,3 +675,4 @@ def test_interactive_asks_for_blodarv_personlighed_ekspertise_and_each_pick():
     assert sum(c.startswith("forbedring_") for c in asked) == len(char["forbedringer"])
     spor = sum("spor" in f for f in char["forbedringer"])
     assert asked.count("stjerne") == spor
+    assert all(by == "random" for _, by in picked[3:])  # the empty answers: the dice chose
