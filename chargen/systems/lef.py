@@ -337,6 +337,31 @@ def _spend_by_sums(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, i
     return dict(zip(EVNER, values, strict=True))
 
 
+def _player_spread(ctx: Context, rules: dict, drawn: dict[str, int]) -> dict[str, int]:
+    """At `--interactive` the player sees the drawn spread of evnepoint and keeps it, or
+    gives each evne its value (within what leaves the rest of the budget spendable; an
+    empty answer keeps the drawn value where it still fits). Without a prompter: the draw."""
+    if ctx.prompter is None:
+        return drawn
+    L = ctx.labels
+    ctx.prompter.drawn(", ".join(f"{L(e)} {drawn[e]}" for e in EVNER))
+    if ctx.ask_yes_no("behold_evner", True):
+        return drawn
+    start, room = rules["evne_start"], rules["evne_max_start"] - rules["evne_start"]
+    left = rules["evnepoint"]
+    values = {}
+    for index, evne in enumerate(EVNER):
+        rest = len(EVNER) - index - 1
+        low, high = start + max(0, left - room * rest), start + min(room, left)
+        if low == high:  # the budget leaves this evne no choice
+            value = low
+        else:
+            value = ctx.ask_number(evne, low, high, min(max(drawn[evne], low), high))
+        values[evne] = value
+        left -= value - start
+    return values
+
+
 def evner(char: dict, ctx: Context) -> None:
     """Spend the evne budget; take a forbedring at each threshold reached and the ekspertise at
     ekspertise_ved."""
@@ -346,7 +371,7 @@ def evner(char: dict, ctx: Context) -> None:
     favoured = (
         set(ctx.table("personligheder").get(pers).get("foretrukne_evner", ())) if pers else set()
     )
-    values = _spend(ctx, rules, favoured)
+    values = _player_spread(ctx, rules, _spend(ctx, rules, favoured))
     ctx.log(evnepoint=rules["evnepoint"], evner=values)
     char["talenter"] = {e: values[e] for e in TALENTER}
     char["kundskaber"] = {e: values[e] for e in KUNDSKABER}
@@ -370,7 +395,7 @@ def evner(char: dict, ctx: Context) -> None:
         for ved in rules["forbedring_ved"]:
             if values[evne_id] < ved:
                 break
-            pick = _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej)
+            pick = _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej, ved)
             slots.remove(pick["id"])
             gained: dict[str, Any] = {"evne": evne_id, "ved": ved, "forbedring": pick["id"]}
             if pick["virkning"] == "stjerne":
@@ -397,7 +422,7 @@ def _detail(gained: dict) -> dict:
     return {k: v for k, v in gained.items() if k in ("spor", "tilstand", "grej")}
 
 
-def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej) -> dict:
+def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej, ved) -> dict:
     """One of the evne's remaining forbedringer that can still apply, drawn evenly."""
     usable = []
     for slot in slots:
@@ -428,7 +453,7 @@ def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej) -> 
             f"no forbedring of '{evne['id']}' can apply ({', '.join(slots)}): "
             "the lofts are full; lower regler.evnepoint or raise loft_max"
         )
-    return _ask(ctx, f"forbedring_{evne['id']}", "forbedringer", usable)
+    return _ask(ctx, f"forbedring_{evne['id']}_{ved}", "forbedringer", usable)
 
 
 def _ekspertise_sums(
