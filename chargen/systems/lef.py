@@ -969,6 +969,8 @@ def _stjerner_part(char: dict, tables: Tables) -> list[Section]:
 
 def _ekspertiser_part(char: dict, tables: Tables) -> list[Section]:
     """Each ekspertise with where it comes from, its header line and its full text."""
+    if not char["ekspertiser"]:
+        return []
     L = tables.labels
     table = tables["ekspertiser"]
     items = []
@@ -991,6 +993,8 @@ def _forbedringer_part(char: dict, tables: Tables) -> list[Section]:
 def _grej_part(char: dict, tables: Tables) -> list[Section]:
     L = tables.labels
     if not char["grej"]:
+        if "kendetegn" in char:  # a væsen carries nothing
+            return []
         return [Section(L("grej"), text=L.word("none").capitalize(), fields=("grej",))]
     table = tables["grej"]
     rows = []
@@ -1003,6 +1007,8 @@ def _grej_part(char: dict, tables: Tables) -> list[Section]:
 
 
 def _penge_part(char: dict, tables: Tables) -> list[Section]:
+    if "kendetegn" in char and not char["penge"]:  # a væsen has no purse
+        return []
     L = tables.labels
     text = f"{char['penge']} {L('penge').lower()}"
     if char.get("startudstyr"):
