@@ -420,8 +420,13 @@ class Context:
         if exclude:
             pool = [e for e in pool if e.get("id") not in exclude and e not in exclude]
         drawn: list[dict] = []
+        # Without requires/excludes in the table, one draw cannot change what fits:
+        # filter once and take each drawn row out; otherwise filter before each pick.
+        steady = tab.compiled.plain
+        fitting = self._fitting(tab, pool)
         for _ in range(count):
-            fitting = self._fitting(tab, [e for e in pool if not any(e is d for d in drawn)])
+            if drawn and not steady:
+                fitting = self._fitting(tab, [e for e in pool if not any(e is d for d in drawn)])
             if not fitting:
                 raise ChargenError(
                     f"table {tab.name} ({tab.path}) has {len(drawn)} entries that fit "
@@ -430,6 +435,8 @@ class Context:
             entry = Pool(fitting).pick(self.rng)
             self.note(entry, tab)
             drawn.append(entry)
+            if steady:
+                fitting = [e for e in fitting if e is not entry]
         return drawn
 
     # -- text --------------------------------------------------------------
