@@ -219,7 +219,7 @@ class Context:
         self.drawn_rows: list[tuple[str, dict]] = []
         self._pronouns = system.pronoun_set()
         self._pools: dict[Any, Pool] = {}
-        self._rules: dict[int, Rule | None] = {}
+        self._rules: dict[int, tuple[dict, Rule]] = {}
         self._option_facts: dict[str, str | None] = {}
         self._steering: Steering | None = None
 
@@ -292,13 +292,12 @@ class Context:
 
     # -- conditions --------------------------------------------------------
     def _rule(self, entry: dict) -> Rule | None:
-        key = id(entry)
-        try:
-            return self._rules[key]
-        except KeyError:
-            rule = Rule(entry) if any(k in entry for k in _CONDITION_KEYS) else None
-            self._rules[key] = rule
-            return rule
+        if not any(k in entry for k in _CONDITION_KEYS):
+            return None
+        cached = self._rules.get(id(entry))
+        if cached is None or cached[0] is not entry:  # memo holds the entry: ids stay unique
+            cached = self._rules[id(entry)] = (entry, Rule(entry))
+        return cached[1]
 
     def fits(self, entry: dict) -> bool:
         """Whether this entry may be drawn now: its conditions hold, nothing excludes it."""
@@ -391,12 +390,16 @@ class Context:
     def note(self, entry: dict, table: str | Table | None = None) -> None:
         """Record an entry drawn for this character: its id and tags count for
         `requires`/`excludes`, and the sweep tests check its conditions."""
-        rule = self._rule(entry)
-        self.drawn.update(entry_names(entry))
+        tab = self.tables[table] if isinstance(table, str) and table else table
+        index = tab.compiled.index.get(id(entry)) if isinstance(tab, Table) else None
+        if index is not None:
+            rule, names = tab.compiled.rules[index], tab.compiled.names[index]
+        else:
+            rule, names = self._rule(entry), entry_names(entry)
+        self.drawn.update(names)
         if rule is not None and rule.excludes:
             self.banned.update(rule.excludes)
-        name = table.name if isinstance(table, Table) else table or ""
-        self.drawn_rows.append((name, entry))
+        self.drawn_rows.append((tab.name if isinstance(tab, Table) else "", entry))
 
     def pick(self, table: str, among: list[dict] | None = None) -> dict:
         """One weighted random row that fits (noted)."""
