@@ -288,6 +288,7 @@ def test_a_full_loft_is_never_raised_past_loft_max():
             RULES,
             TABLES["grej"],
             set(),
+            5,
         )
         assert pick["id"] == "stjerne"
     with pytest.raises(ChargenError, match="no forbedring of 'sind'"):
@@ -300,6 +301,7 @@ def test_a_full_loft_is_never_raised_past_loft_max():
             RULES,
             TABLES["grej"],
             set(),
+            5,
         )
 
 

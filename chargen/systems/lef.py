@@ -1058,9 +1058,10 @@ def _fokus_short(char: dict) -> str:
 
 
 def _evner_short(char: dict) -> str:
-    """The evner above 0, strongest first, in their short forms ("Sind 10, Okku 9")."""
+    """The three strongest evner in their short forms ("Sind 10, Okku 9, Kult 4"): what a
+    game master rolls with most; the sheet and the JSON have every value."""
     values = {**char["talenter"], **char["kundskaber"]}
-    ranked = sorted((e for e in EVNER if values[e]), key=lambda e: -values[e])
+    ranked = sorted((e for e in EVNER if values[e]), key=lambda e: -values[e])[:3]
     return ", ".join(f"{SHORT.get(e, e)} {values[e]}" for e in ranked)
 
 
@@ -1087,11 +1088,11 @@ SYSTEM = System(
     sheet=None,
     parts=PARTS,
     roster=[
-        Column("navn", "name", priority=9),
+        Column("navn", "name", priority=9, wrap=True),
         Column("skabelon", "skabelon_navn", priority=8),
         Column("blodarv", "blodarv_navn", priority=7),
         Column("personlighed", "personlighed_navn", priority=6),
-        Column("evner", _evner_short, priority=5, wrap=True),
-        Column("fokus", _fokus_short, priority=4),
+        Column("staerkeste_evner", _evner_short, priority=5),
+        Column("fokus", _fokus_short, priority=4, wrap=True),
     ],
 )
