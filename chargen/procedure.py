@@ -272,9 +272,12 @@ class Context:
         self.drawn_rows: list[tuple[str, dict]] = []
         self._pronouns = system.pronoun_set()
         self._pools: dict[Any, Pool] = {}
+        self._idsets: dict[Any, set[int]] = {}
         self._rules: dict[int, tuple[dict, Rule]] = {}
         self._option_facts: dict[str, str | None] = {}
         self._steering: Steering | None = None
+        self._reserved: frozenset = frozenset()  # names of pinned entries (set by steering())
+        self._pinban: frozenset | None = None  # what pinned entries exclude (None: not built)
 
     def start(self, seed: int, index: int) -> None:
         self.rng.seed(seed)
@@ -329,6 +332,7 @@ class Context:
         """The pinned choices of this batch (built once; exit 2 when they cannot hold)."""
         if self._steering is None:
             self._steering = Steering(self)
+            self._reserved, self._pinban = self._steering.reserved, self._steering.banned
         return self._steering
 
     @property
@@ -357,11 +361,13 @@ class Context:
         rule = self._rule(entry)
         if rule is not None and "gender" in rule.facts:
             self.gender()
-        return self._fits(rule, entry_names(entry) if self.banned or self._pin_bans() else None)
+        bans = self.banned or self._pin_bans()
+        return self._fits(rule, entry_names(entry) if bans else None)
 
     def _pin_bans(self) -> frozenset:
-        steering = self._steering if self._steering is not None else self.steering()
-        return steering.banned
+        if self._pinban is None:
+            self.steering()
+        return self._pinban
 
     def _fits(self, rule: Rule | None, names: frozenset | None, pinned: bool = False) -> bool:
         if rule is not None:
@@ -377,12 +383,12 @@ class Context:
             if rule.excludes:
                 if not rule.excludes.isdisjoint(self.drawn):
                     return False
-                if not pinned and not rule.excludes.isdisjoint(self.steering().reserved):
+                if not pinned and not rule.excludes.isdisjoint(self._reserved):
                     return False
         if names:
             if self.banned and not names.isdisjoint(self.banned):
                 return False
-            if not pinned and not names.isdisjoint(self._pin_bans()):
+            if not pinned and not names.isdisjoint(self._pinban):
                 return False
         return True
 
@@ -390,7 +396,7 @@ class Context:
         compiled = tab.compiled
         if "gender" in compiled.facts and "gender" not in self.facts:
             self.gender()
-        bans = self.banned or self._pin_bans()
+        bans = self.banned or self._pin_bans()  # (builds the steering: _fits reads it)
         if among is None:
             return [
                 e
@@ -413,26 +419,33 @@ class Context:
     def pool(self, table: str | Table, among: list[dict] | None = None) -> Pool:
         """The rows of a table that may be drawn now, as a `Pool` for weighted picks.
 
-        Free tables give their own pool; a table whose rows depend on facts alone
-        gives a pool memoised per batch by the values of those facts.
+        Free tables give their own pool; otherwise the pool is memoised per batch by
+        what decides it: the values of the facts the table mentions, and which of the
+        names its rows require, exclude or answer to are drawn or banned.
         """
         tab = table if isinstance(table, Table) else self.tables[table]
         if among is not None:
             return Pool(self._fitting(tab, among))
+        return self._memo_pool(tab)[1]
+
+    def _memo_pool(self, tab: Table) -> tuple[Any, Pool]:
         compiled = tab.compiled
+        if not compiled.conditioned and not self.banned and not self._pin_bans():
+            return None, tab._pool
+        if "gender" in compiled.facts and "gender" not in self.facts:
+            self.gender()
+        facts = self.facts
+        key: tuple = (tab.name, *[facts.get(f, MISSING) for f in compiled.facts])
+        if not compiled.plain:
+            key += (frozenset(self.drawn & compiled.watch),)
         if self.banned:
-            return Pool(self._fitting(tab))
-        if not compiled.conditioned and not self._pin_bans():
-            return tab._pool
-        if compiled.plain:
-            if "gender" in compiled.facts and "gender" not in self.facts:
-                self.gender()
-            key = (tab.name, *[self.facts.get(f, MISSING) for f in compiled.facts])
-            pool = self._pools.get(key)
-            if pool is None:
-                pool = self._pools[key] = Pool(self._fitting(tab))
-            return pool
-        return Pool(self._fitting(tab))
+            key += (frozenset(self.banned & compiled.answers),)
+        pool = self._pools.get(key)
+        if pool is None:
+            pool = Pool(self._fitting(tab))
+            if len(self._pools) < _POOL_MEMO:
+                self._pools[key] = pool
+        return key, pool
 
     def _none_fit(self, tab: Table, what: str = "") -> ChargenError:
         facts = ", ".join(f"{k}={v}" for k, v in self.facts.items()) or "no facts set"
@@ -527,15 +540,16 @@ class Context:
         while pending and len(rows) <= MAX_ROLL_ROWS:  # the check keeps chains shorter
             table = self.tables[pending.pop(0)]
             value, entry = self._roll_fitting(table, why)
-            event: dict[str, Any] = {"table": table.name}
-            if value is not None:
-                event["roll"] = value
-            event["result"] = self._label(entry)
-            if "effects" in entry:
-                event["effects"] = entry["effects"]
-            if why:
-                event["for"] = why
-            self.log(**event)
+            if self.kind == "pc":  # the historik: player characters only (see log)
+                event: dict[str, Any] = {"table": table.name}
+                if value is not None:
+                    event["roll"] = value
+                event["result"] = self._label(entry)
+                if "effects" in entry:
+                    event["effects"] = entry["effects"]
+                if why:
+                    event["for"] = why
+                self.log(**event)
             self.note(entry, table)
             rows.append(self.resolved(entry, table) if id(entry) in table.varying else entry)
             ref = entry.get("ref")
@@ -565,7 +579,12 @@ class Context:
             if not pool:
                 raise self._none_fit(table)
             return None, pool.pick(self.rng)
-        fitting = {id(e) for e in self._fitting(table)}
+        key, pool = self._memo_pool(table)
+        fitting = self._idsets.get(key) if key is not None else None
+        if fitting is None:
+            fitting = {id(e) for e in pool.entries}
+            if key is not None and len(self._idsets) < _POOL_MEMO:
+                self._idsets[key] = fitting
         if not fitting:
             raise self._none_fit(table)
         for _ in range(10_000):
@@ -692,7 +711,8 @@ class Context:
         if fact:
             self.facts[fact] = entry["id"]
         self.note(entry, tab)
-        self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
+        if self.kind == "pc":
+            self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
         return entry
 
     def _steers(self, fact: str) -> bool:
@@ -751,7 +771,8 @@ class Context:
             chosen = self._draw(tab, count, pool)
             how = "random"
         for entry in chosen:
-            self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
+            if self.kind == "pc":
+                self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
         return chosen
 
     # -- other kinds of question (a number, yes/no, free text, a drawn list) --------
@@ -865,6 +886,7 @@ class Context:
 
 
 _CONDITION_KEYS = ("when", "unless", "requires", "excludes")
+_POOL_MEMO = 20_000  # memoised pools per batch, at most
 
 
 def _either(values) -> str:
