@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from chargen import names
-from chargen.conditions import GENDERS, MISSING, PRONOUNS, Rule, entry_names, resolve_text
+from chargen.conditions import (
+    GENDERS,
+    MISSING,
+    PRONOUNS,
+    Rule,
+    entry_names,
+    is_gendered,
+    resolve_text,
+)
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed
@@ -273,6 +281,7 @@ class Context:
         self._pronouns = system.pronoun_set()
         self._pools: dict[Any, Pool] = {}
         self._idsets: dict[Any, set[int]] = {}
+        self._texts: tuple[dict, dict] = ({}, {})  # resolved text memo: male, female
         self._rules: dict[int, tuple[dict, Rule]] = {}
         self._option_facts: dict[str, str | None] = {}
         self._steering: Steering | None = None
@@ -512,11 +521,24 @@ class Context:
     def text(self, value: Any, **extra: Any) -> Any:
         """Text for the reader: {male, female} by the character's gender, placeholders
         ({han/hon}, {han}, declared words from `extra`) filled."""
-        if isinstance(value, str) and "{" not in value and "}" not in value:
+        if isinstance(value, str):
+            if "{" not in value and "}" not in value:
+                return value
+            key: Any = value
+        elif is_gendered(value):
+            key = (value["male"], value["female"])
+        else:
             return value
-        if not isinstance(value, str | dict):
-            return value
-        return resolve_text(value, self.gender(), self._pronouns, extra)
+        gender = self.gender()
+        if extra:
+            return resolve_text(value, gender, self._pronouns, extra)
+        texts = self._texts[gender == "female"]
+        text = texts.get(key)
+        if text is None:
+            text = resolve_text(value, gender, self._pronouns)
+            if len(texts) < _POOL_MEMO:
+                texts[key] = text
+        return text
 
     # -- randomness --------------------------------------------------------
     def roll(self, expression: str, why: str = "") -> Roll:
