@@ -283,7 +283,7 @@ class Context:
         self._idsets: dict[Any, set[int]] = {}
         self._texts: tuple[dict, dict] = ({}, {})  # resolved text memo: male, female
         self._rules: dict[int, tuple[dict, Rule]] = {}
-        self._option_facts: dict[str, str | None] = {}
+        self._option_facts: dict[tuple[str, str], str | None] = {}
         self._steering: Steering | None = None
         self._reserved: frozenset = frozenset()  # names of pinned entries (set by steering())
         self._pinban: frozenset | None = None  # what pinned entries exclude (None: not built)
@@ -628,10 +628,10 @@ class Context:
 
     # -- choices -----------------------------------------------------------
     def _fact_for(self, option: str, table: str) -> str | None:
-        key = option.replace("-", "_")
-        cached = self._option_facts.get(f"{key}\0{table}", MISSING)
+        cached = self._option_facts.get((option, table), MISSING)
         if cached is not MISSING:
             return cached
+        key = option.replace("-", "_")
         fact = None
         for opt in self.system.options(self.kind):
             if opt.key == key and opt.fact:
@@ -642,7 +642,7 @@ class Context:
         if fact is None and not multiple:
             by_table = [f for f, d in self.system.facts.items() if d == table]
             fact = by_table[0] if len(by_table) == 1 else None
-        self._option_facts[f"{key}\0{table}"] = fact
+        self._option_facts[(option, table)] = fact
         return fact
 
     def _unfit(self, tab: Table, entry: dict) -> str:
@@ -704,7 +704,7 @@ class Context:
             steer = fact is not None and self._steers(fact)
             chooser = None
             if allowed is None and not steer and tab.die is None:
-                chooser = self.pool(tab)  # the table's own pool, or one memoised per facts
+                chooser = self._memo_pool(tab)[1]  # the table's own pool, or a memoised one
                 fitting = chooser.entries
             else:
                 fitting = self._fitting(tab, None if allowed is None else list(allowed))
@@ -738,7 +738,7 @@ class Context:
         return entry
 
     def _steers(self, fact: str) -> bool:
-        steering = self.steering()
+        steering = self._steering if self._steering is not None else self.steering()
         return bool(steering.pins) and fact in steering.relevant
 
     def _name(self, entry: dict) -> Any:
