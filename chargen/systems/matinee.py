@@ -64,19 +64,19 @@ SPECS = {
     ),
     "grundegenskaper": Spec("definitions"),
     "fardigheter": Spec("definitions", fields={"grundegenskap": "id:grundegenskaper!"}),
-    "nivaer": Spec("definitions", fields={"niva": "int!", "min": "int!"}),
-    "tillgangar_band": Spec("definitions", fields={"min": "int!"}),
-    "rykte_band": Spec("definitions", fields={"min": "int!"}),
-    "sinnesryckning": Spec("definitions", fields={"min": "int!"}),
+    "nivaer": Spec("definitions", fields={"niva": "int[0..100]!", "min": "int[0..1000]!"}),
+    "tillgangar_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
+    "rykte_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
+    "sinnesryckning": Spec("definitions", fields={"min": "int[0..1000]!"}),
     "konsten": Spec("definitions"),
     "megakorporationer": Spec(
         "definitions",
         fields={
             "locales": "list[locale]+!",
-            "namntabell": "table",
+            "namntabell": "table:namn_*",
             "titel_man": "str",
             "titel_kvinna": "str",
-            "uppvaxt": "table",
+            "uppvaxt": "table:roll",
         },
     ),
     "namn_*": Spec(
@@ -91,7 +91,7 @@ SPECS = {
     "arketyper": Spec(
         "definitions",
         fields={
-            **{g: "int!" for g in GRUNDEGENSKAPER},
+            **{g: "int[0..20]!" for g in GRUNDEGENSKAPER},
             "tillgangar": "dice!",
             "korporationer": "list[id:megakorporationer]",
             "karriarer": "list[id:karriarer]!",
@@ -101,7 +101,7 @@ SPECS = {
     "karriarer": Spec(
         "definitions",
         fields={
-            "handelser": "table!",
+            "handelser": "table:roll!",
             "korporationer": "list[id:megakorporationer]",
             "kunskap": "str",
         },
@@ -116,11 +116,11 @@ SPECS = {
     "mallar": Spec(
         "definitions",
         fields={
-            "slas_ut_pa": "int!",
+            "slas_ut_pa": "int[0..100]!",
             "manniska": "bool",
-            "utrustning": "int",
+            "utrustning": "int[0..20]",
             "apostel": "str",
-            "korruption": "int",
+            "korruption": "int[0..100]",
             "vapen": "list[str]",
         },
     ),
