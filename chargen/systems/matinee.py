@@ -73,7 +73,7 @@ SPECS = {
         "definitions",
         fields={
             "locales": "list[locale]+!",
-            "namntabell": "table:namn_*",
+            "namntabell": "table:settings",
             "titel_man": "str",
             "titel_kvinna": "str",
             "uppvaxt": "table:roll",
@@ -94,7 +94,7 @@ SPECS = {
             **{g: "int[0..20]!" for g in GRUNDEGENSKAPER},
             "tillgangar": "dice!",
             "korporationer": "list[id:megakorporationer]",
-            "karriarer": "list[id:karriarer]!",
+            "karriarer": "list[id:karriarer]+!",
             "konsten": "str",
         },
     ),
@@ -627,6 +627,7 @@ KONSTEN_MODES = ("en", "psyke")  # an inkvisitor's one inriktning, a mystiker's 
 def check_pack(tables: Tables) -> list[Problem]:
     """What the specs cannot say: an arketyp's konsten is "en" or "psyke"."""
     table = tables["arketyper"]
+    kategorier = tables["beskrivningsord_kategorier"]
     return [
         Problem(
             str(table.path),
@@ -635,6 +636,14 @@ def check_pack(tables: Tables) -> list[Problem]:
         )
         for index, entry in enumerate(table.entries)
         if entry.get("konsten", KONSTEN_MODES[0]) not in KONSTEN_MODES
+    ] + [
+        Problem(
+            str(kategorier.path),
+            key_line(kategorier.text, "id", index),
+            f"kategori '{entry['id']}' has no word table beskrivningsord_{entry['id']}.toml",
+        )
+        for index, entry in enumerate(kategorier.entries)
+        if f"beskrivningsord_{entry['id']}" not in tables
     ]
 
 
