@@ -164,11 +164,8 @@ def test_every_export_validates_against_the_swade_schema(exported):
 
 def test_the_schema_cites_the_data_model_and_refuses_what_swade_refuses(exported):
     text = json.dumps(SCHEMA)
-    for path in ("actor/base/creature.ts", "item/weapon.ts", "item/common.ts", "constants.ts"):
-        assert (
-            re.search(rf"src/module/data/{re.escape(path)}@[0-9a-f]{{40}}", text)
-            or path == "constants.ts"
-        )
+    for path in ("data/actor/base/creature.ts", "data/item/weapon.ts", "data/item/common.ts"):
+        assert re.search(rf"src/module/{re.escape(path)}@[0-9a-f]{{40}}", text), path
     assert re.search(r"src/module/constants\.ts@[0-9a-f]{40}", text)
     _, _, doc = exported[0]
     for breaking in (
@@ -265,8 +262,23 @@ def test_edges_hindrances_and_abilities(exported):
             assert item["system"]["major"] is major
         abilities = [a["name"] for a in items_of(doc, "ability")]
         assert len(abilities) == len(char.get("kulonleges", ())) + (1 if char["szivos"] else 0)
-        for power in char.get("hatalmak", ()):
-            assert power["nev"] in [p["name"] for p in items_of(doc, "power")]
+        background = char.get("arkan_hatter") or {}
+        arcane = [e["name"] for e in edges if e["system"]["isArcaneBackground"]]
+        assert arcane == ([background["nev"]] if background else [])
+        powers = items_of(doc, "power")
+        assert [p["name"] for p in powers] == [p["nev"] for p in background.get("hatalmak", ())]
+        for item, power in zip(powers, background.get("hatalmak", ()), strict=True):
+            assert item["system"]["pp"] == power["ar"]
+            assert item["system"]["range"] == power["hatotav"]
+            assert item["system"]["duration"] == power["idotartam"]
+        if background:
+            points = background["hatalompont"]
+            assert doc["system"]["powerPoints"] == {"general": {"value": points, "max": points}}
+            arcane_swid = {"hit": "faith", "varazslas": "spellcasting", "pszionika": "psionics"}
+            want = arcane_swid.get(background["kepzettseg"], "weird-science")
+            assert want in {i["system"]["swid"] for i in items_of(doc, "skill")}
+        else:
+            assert "powerPoints" not in doc["system"]
 
 
 def test_weapons_armour_shields_and_gear_with_their_numbers(exported):
@@ -486,6 +498,10 @@ def expected(char: dict, latin1: bool) -> dict:
                 stats = {"damage": dmg} if dmg.startswith("Str") else {"damage": dmg}
             if thing.get("pancel_tores"):
                 stats["ap"] = str(thing["pancel_tores"])
+            if thing.get("eleres"):
+                stats["reach"] = str(thing["eleres"])
+            if thing.get("lovesek"):
+                stats["shots"] = str(thing["lovesek"])
             gear[name] = stats
         elif "pancel" in thing:
             gear[name] = {"armorBonus": thing["pancel"]}
@@ -507,6 +523,8 @@ def expected(char: dict, latin1: bool) -> dict:
         ],
         "edges": [fold(e["nev"]) for e in char["elonyok"]],
         "gear": gear,
+        "powers": [fold(p["nev"]) for p in (char.get("arkan_hatter") or {}).get("hatalmak", ())],
+        "power_points": (char.get("arkan_hatter") or {}).get("hatalompont"),
         "size": char["meret"],
         "running_die": die(char["futaskocka"])["sides"],
     }
