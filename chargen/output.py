@@ -476,7 +476,7 @@ def _text(value: Any) -> str:
 
 def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
     """A table entry's typed field as a reader sees it: ids by their names."""
-    kind = kind.rstrip("!")
+    kind = kind.rstrip("!").rstrip("+")  # "list[id:x]+!": a required, non-empty list
     if kind.startswith("list[") and isinstance(value, list):
         return ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
     if kind.startswith("dict[") and isinstance(value, dict):
