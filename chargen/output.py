@@ -568,6 +568,17 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         text = text or None
         if table.die:
             title += f" ({labels.dice(table.die.text)})"
+        if table.kind == "labels":  # the labels file itself: every key as written
+            rows = []
+            for section, value in table.settings.items():
+                if isinstance(value, dict):
+                    rows += [[f"{section}.{k}", _text_list(v)] for k, v in value.items()]
+                else:
+                    rows.append([section, _text_list(value)])
+            heads = [labels.word("setting"), labels.word("value")]
+            yield layout([Section(title, rows=rows, headers=heads)], markdown, width=width)
+            yield "\n"
+            continue
         if table.kind in ("settings", "labels"):
             rows = [
                 [labels(k), field_value(table.spec.fields.get(k, "any"), k, v, labels, pack)]
@@ -603,6 +614,10 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         ]
         yield layout([Section(title, rows=rows, headers=heads, text=text)], markdown, width=width)
         yield "\n"
+
+
+def _text_list(value: Any) -> str:
+    return " / ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def _weight(value: Any) -> str:

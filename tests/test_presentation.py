@@ -441,6 +441,7 @@ def test_interactive_walk_in_the_games_language(sid):
     for prompt in run.prompts:
         assert "Choose" not in prompt and "random" not in prompt
     assert run.prompts[0].startswith(ASK[system.language]), run.prompts[0]
+    assert max(len(line) for line in run.stderr.splitlines()) <= 80  # prompts fit the terminal
     import json
 
     char = json.loads(run.stdout)[0]
@@ -501,3 +502,13 @@ def test_a_step_alone_reads_like_its_part_of_the_sheet():
     _, pack = _pack("karma")
     text = render_text("lef", "pc", 11, "table", step="tilstande")
     assert "Trin" in text and "Steg" not in text and "vaerdi" not in text
+
+
+def test_markdown_text_cannot_start_a_list_or_heading():
+    from chargen.render import md_inline
+
+    assert md_inline("- inte en lista") == "\\- inte en lista"
+    assert md_inline("1. inte numrerad") == "1\\. inte numrerad"
+    assert md_inline("# ingen rubrik") == "\\# ingen rubrik"
+    assert md_inline("-5 är ett tal") == "-5 är ett tal"
+    assert md_inline("a | b\nc") == "a \\| b c"
