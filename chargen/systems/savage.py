@@ -18,10 +18,20 @@ from typing import Any
 
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
 from chargen.procedure import Context, Option, Section, Step, System
+from chargen.seeds import character_seed
 from chargen.tables import Spec, Table, Tables, key_line
 
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
-EFFECTS = ("mozgas", "futaskocka", "haritas", "szivossag", "meret", "sorspont", "penz_szazalek")
+EFFECTS = (
+    "mozgas",
+    "futaskocka",
+    "haritas",
+    "szivossag",
+    "meret",
+    "sorspont",
+    "penz_szazalek",
+    "pancel_ero",  # die steps added to Erő when an armour's min. Erő is checked (Kövér -1)
+)
 GENDER = {"male": "férfi", "female": "nő"}
 GRADES = {"sulyos": "súlyos", "enyhe": "enyhe"}  # the two grades of a Hátrány
 TOP = 14  # rungs of the die ladder in code: d4..d12, then d12+1 .. d12+10 for monsters
@@ -41,8 +51,6 @@ SPECS = {
             "lepes_ar_felett": "int!",
             "kedvelt_kepzettseg_szorzo": "int!",
             "hatrany_max_pont": "int!",
-            "hatrany_max_sulyos": "int!",
-            "hatrany_max_enyhe": "int!",
             "hatrany_pont_sulyos": "int!",
             "hatrany_pont_enyhe": "int!",
             "ar_tulajdonsag": "int!",
@@ -60,13 +68,14 @@ SPECS = {
             "haritas_alap": "int!",
             "szivossag_alap": "int!",
             "vadkocka": "str!",
+            "csoport_vadkocka": "str!",
             "sorspont_jatekos": "int!",
             "sorspont_vad_npc": "int!",
             "sebek_foszereplo": "int!",
             "sebek_mellekszereplo": "int!",
             "sebbuntetes_max": "int!",
             "kezdo_penz": "int!",
-            "penz_pontonkent": "int!",
+            "penz_pont_szorzo": "int!",
             "penznem": "str!",
             "bevasarlas": "list[str]!",
             "mellekszereplo_szoras": "int!",
@@ -243,6 +252,7 @@ SETTING_DICE = (
     "futaskocka",
     "futaskocka_min",
     "vadkocka",
+    "csoport_vadkocka",
 )
 # Settings that are prices or divisors: 0 would buy for free or divide by zero.
 POSITIVE = (
@@ -441,12 +451,12 @@ def _check_settings(table: Table, rungs: tuple[str, ...], index: dict[str, int],
 
 def _hatrany_totals(s: dict) -> set[int]:
     """The numbers of Hátrány points a Főszereplő may have (within the caps)."""
+    cap = s["hatrany_max_pont"]
     return {
         points
-        for major in range(s["hatrany_max_sulyos"] + 1)
-        for minor in range(s["hatrany_max_enyhe"] + 1)
-        if (points := major * s["hatrany_pont_sulyos"] + minor * s["hatrany_pont_enyhe"])
-        <= s["hatrany_max_pont"]
+        for major in range(cap // s["hatrany_pont_sulyos"] + 1)
+        for minor in range(cap // s["hatrany_pont_enyhe"] + 1)
+        if (points := major * s["hatrany_pont_sulyos"] + minor * s["hatrany_pont_enyhe"]) <= cap
     }
 
 
@@ -504,15 +514,13 @@ def _concept(char: dict, ctx: Context) -> dict:
 
 
 def _compositions(points: int, r: _Rules) -> list[tuple[int, int]]:
+    """Every (súlyos, enyhe) count worth exactly `points` (SWADE: any mix up to the cap)."""
     s = r.s
     out = []
-    for major in range(s["hatrany_max_sulyos"] + 1):
+    for major in range(points // s["hatrany_pont_sulyos"] + 1):
         rest = points - major * s["hatrany_pont_sulyos"]
-        if rest < 0 or rest % s["hatrany_pont_enyhe"]:
-            continue
-        minor = rest // s["hatrany_pont_enyhe"]
-        if minor <= s["hatrany_max_enyhe"]:
-            out.append((major, minor))
+        if rest >= 0 and rest % s["hatrany_pont_enyhe"] == 0:
+            out.append((major, rest // s["hatrany_pont_enyhe"]))
     return out
 
 
@@ -524,42 +532,96 @@ def _hatrany_points(entries: list[dict], r: _Rules) -> int:
     )
 
 
+def _clash(entry: dict, chosen: list[dict]) -> dict | None:
+    """The Hátrány already chosen that `entry` cannot stand beside (two grades of one)."""
+    group = entry.get("csoport")
+    if group:
+        for other in chosen:
+            if other.get("csoport") == group:
+                return other
+    return None
+
+
 def _check_hatranyok(chosen: list[dict], r: _Rules) -> None:
     s = r.s
-    majors = [e["id"] for e in chosen if e["sulyossag"] == "sulyos"]
-    minors = [e["id"] for e in chosen if e["sulyossag"] != "sulyos"]
-    groups: dict[str, str] = {}
-    for e in chosen:
-        group = e.get("csoport")
-        if group and group in groups:
+    for n, entry in enumerate(chosen):
+        other = _clash(entry, chosen[:n])
+        if other is not None:
             raise ChargenError(
-                f"--hatrany {groups[group]} and {e['id']} are two grades of one Hátrány: take one"
+                f"--hatrany {other['id']} and {entry['id']} are two grades of one Hátrány: take one"
             )
-        if group:
-            groups[group] = e["id"]
-    if len(majors) > s["hatrany_max_sulyos"] or len(minors) > s["hatrany_max_enyhe"]:
+    points = _hatrany_points(chosen, r)
+    if points > s["hatrany_max_pont"]:
+        listed = ", ".join(e["id"] for e in chosen)
         raise ChargenError(
-            f"too many Hátrányok: at most {s['hatrany_max_sulyos']} súlyos and "
-            f"{s['hatrany_max_enyhe']} enyhe (given súlyos: {', '.join(majors) or '-'}; "
-            f"enyhe: {', '.join(minors) or '-'})"
+            f"Hátrányok give at most {s['hatrany_max_pont']} points in any mix (súlyos "
+            f"{s['hatrany_pont_sulyos']}, enyhe {s['hatrany_pont_enyhe']}); {listed} "
+            f"give {points}"
         )
-    if _hatrany_points(chosen, r) > s["hatrany_max_pont"]:
-        raise ChargenError(f"Hátrányok give at most {s['hatrany_max_pont']} points")
+
+
+def _wanted_edges(ctx: Context) -> list[dict]:
+    """The Előnyök the options ask for, with the Előnyök they require before them,
+    known before the steps that must make room for them: the Hátrányok they exclude,
+    the dice they require, the Hátrány points they cost."""
+    found = ctx.cache.get("_wanted")
+    if found is not None and found[0] == ctx.seed:
+        return found[1]
+    table = ctx.table("elonyok")
+    out: list[dict] = []
+
+    def add(edge_id: str, path: tuple[str, ...]) -> None:
+        edge = table.get(edge_id, "elony")
+        if edge in out or edge_id in path:
+            return
+        for before in edge.get("kell_elony") or ():
+            add(before, (*path, edge_id))
+        out.append(edge)
+
+    for wanted in ctx.option("elony") or ():
+        add(wanted, ())
+    ctx.cache["_wanted"] = (ctx.seed, out)
+    return out
+
+
+def _draw_hatranyok(ctx: Context, major: int, minor: int, banned: set[str]) -> list[dict]:
+    """`major` súlyos and `minor` enyhe Hátrányok, one at a time, none beside one it
+    cannot stand with (another grade of its own, one a wanted Előny excludes)."""
+    table = ctx.table("hatranyok")
+    chosen: list[dict] = []
+    for grade, count in (("sulyos", major), ("enyhe", minor)):
+        for _ in range(count):
+            pool = [
+                e
+                for e in table.entries
+                if e["sulyossag"] == grade
+                and e["id"] not in banned
+                and e not in chosen
+                and _clash(e, chosen) is None
+            ]
+            if not pool:
+                raise ChargenError(f"hatranyok: no {GRADES[grade]} Hátrány left to draw")
+            entry = table.pick(ctx.rng, pool)
+            chosen.append(entry)
+            ctx.log(choice="hatrany", id=entry["id"], name=entry["name"], by="random")
+    return chosen
 
 
 def hatranyok(char: dict, ctx: Context) -> None:
-    """One súlyos and two enyhe Hátrányok at most (4 points), and what the points buy."""
+    """Hátrányok worth at most four points in any mix (súlyos 2, enyhe 1), and what
+    the points buy."""
     r = rules(ctx)
     s = r.s
     table = ctx.table("hatranyok")
-    wanted_edges = len(ctx.option("elony") or ())
-    extra_edges = max(0, wanted_edges - s["ingyen_elony"])
+    wanted = _wanted_edges(ctx)
+    extra_edges = max(0, len(wanted) - s["ingyen_elony"])
     reserved = extra_edges * s["ar_elony"]
     if reserved > s["hatrany_max_pont"]:
         raise ChargenError(
-            f"--elony given {wanted_edges} times: {s['ingyen_elony']} is free and Hátrány points "
+            f"--elony given {len(wanted)} times: {s['ingyen_elony']} is free and Hátrány points "
             f"buy at most {s['hatrany_max_pont'] // s['ar_elony']} more"
         )
+    banned = {h for e in wanted for h in e.get("kizart_hatranyok") or ()}
     given = ctx.option("hatrany") or ()
     if given:
         chosen = [table.get(g, "hatrany") for g in given]
@@ -570,33 +632,38 @@ def hatranyok(char: dict, ctx: Context) -> None:
             ctx.log(choice="hatrany", id=e["id"], name=e["name"], by="option")
     else:
         weights = list(s["hatrany_pont_sulyok"])
-        options = [p for p in range(len(weights)) if p >= reserved and _compositions(p, r)]
-        options = [p for p in options if p <= s["hatrany_max_pont"]]
+        options = [p for p in range(len(weights)) if reserved <= p <= s["hatrany_max_pont"]]
+        options = [p for p in options if _compositions(p, r)]
         if not options:
             raise ChargenError("no number of Hátrány points fits beallitasok.hatrany_pont_sulyok")
         points = _weighted(ctx.rng, options, [weights[p] for p in options])
         comps = _compositions(points, r)
         major, minor = comps[int(ctx.rng.random() * len(comps))]
-        majors = [e for e in table.entries if e["sulyossag"] == "sulyos"]
-        chosen = ctx.choose_many("sulyos_hatrany", "hatranyok", major, allowed=majors)
-        taken = {e.get("csoport") for e in chosen} - {None}
-        minors = [
-            e for e in table.entries if e["sulyossag"] != "sulyos" and e.get("csoport") not in taken
-        ]
-        chosen = chosen + ctx.choose_many("enyhe_hatrany", "hatranyok", minor, allowed=minors)
-        _check_hatranyok(chosen, r)
+        chosen = _draw_hatranyok(ctx, major, minor, banned)
+    for e in chosen:
+        if e["id"] in banned:
+            edge = next(w for w in wanted if e["id"] in (w.get("kizart_hatranyok") or ()))
+            raise ChargenError(
+                f"--hatrany {e['id']} and --elony {edge['id']} cannot stand together: "
+                f"{edge['name']} is not open to a character with {e['name']}"
+            )
     points = _hatrany_points(chosen, r)
     if points < reserved:
         raise ChargenError(
-            f"--elony given {wanted_edges} times needs {reserved} Hátrány points, "
+            f"--elony given {len(wanted)} times needs {reserved} Hátrány points, "
             f"the chosen Hátrányok give {points}"
         )
     char["hatranyok"] = [
         {"id": e["id"], "nev": e["name"], "sulyossag": e["sulyossag"]} for e in chosen
     ]
-    # Spend the points: the Előnyök asked for first, then by the weights of the table.
-    bought = {"tulajdonsag": 0, "elony": extra_edges, "kepzettseg": 0, "penz": 0}
-    left = points - reserved
+    char["hatrany_pontok"] = {"osszes": points, **_spend(ctx, r, points - reserved, extra_edges)}
+    ctx.log(hatrany_pontok=points, vasarlas=char["hatrany_pontok"])
+
+
+def _spend(ctx: Context, r: _Rules, left: int, edges: int) -> dict[str, int]:
+    """Spend the Hátrány points left: by the weights of the table, or as the player says."""
+    s = r.s
+    bought = {"tulajdonsag": 0, "elony": edges, "kepzettseg": 0, "penz": 0}
     kinds = list(bought)
     weights = [s["hatrany_koltes_sulyok"].get(k, 0) for k in kinds]
     prices = [s[f"ar_{k}"] for k in kinds]
@@ -608,18 +675,39 @@ def hatranyok(char: dict, ctx: Context) -> None:
         kind = _weighted(ctx.rng, [k for k, _ in open_], [w for _, w in open_])
         bought[kind] += 1
         left -= s[f"ar_{kind}"]
-    char["hatrany_pontok"] = {"osszes": points, **bought}
-    ctx.log(hatrany_pontok=points, vasarlas=bought)
+    return bought
+
+
+def _needs(ctx: Context, key: str) -> dict[str, int]:
+    """The least rung of each trait the wanted Előnyök require (`kell_tulajdonsag` or
+    `kell_kepzettseg`): the steps spend there first, so the Előnyök can be taken."""
+    r = rules(ctx)
+    out: dict[str, int] = {}
+    for edge in _wanted_edges(ctx):
+        for trait, die in (edge.get(key) or {}).items():
+            out[trait] = max(out.get(trait, -1), r.index[die])
+    return out
 
 
 def alaptulajdonsagok(char: dict, ctx: Context) -> None:
-    """Every attribute starts at d4; five steps (and the bought ones) land by the concept."""
+    """Every attribute starts at d4; five steps (and the bought ones) land by the concept,
+    first where a wanted Előny needs them."""
     r = rules(ctx)
     weights_of = _concept(char, ctx)["tulajdonsag_sulyok"]
     values = dict.fromkeys(ATTRS, r.attr_start)
     steps = r.s["tulajdonsag_lepesek"] + char.get("hatrany_pontok", {}).get("tulajdonsag", 0)
     placed = []
-    for _ in range(steps):
+    for attr, rung in _needs(ctx, "kell_tulajdonsag").items():
+        while values[attr] < rung and len(placed) < steps:
+            values[attr] += 1
+            placed.append(attr)
+        if values[attr] < rung:
+            wanted = ", ".join(e["id"] for e in _wanted_edges(ctx))
+            raise ChargenError(
+                f"--elony {wanted}: the {steps} attribute steps cannot reach every die "
+                f"they require ({LABELS[attr]} {r.ladder[rung]})"
+            )
+    while len(placed) < steps:
         open_ = [a for a in ATTRS if values[a] < r.attr_cap]
         if not open_:
             raise ChargenError("every alaptulajdonság is at its cap: too many steps to spend")
@@ -649,6 +737,19 @@ def kepzettsegek(char: dict, ctx: Context) -> None:
     budget = s["kepzettseg_pontok"] + char.get("hatrany_pontok", {}).get("kepzettseg", 0)
     left = budget
     bought = []
+    for skill, rung in _needs(ctx, "kell_kepzettseg").items():
+        while level[skill] < rung:
+            price = r.step_cost(skill, level[skill] + 1, attrs)
+            if price > left:
+                wanted = ", ".join(e["id"] for e in _wanted_edges(ctx))
+                name = r.skills[skill]["name"]
+                raise ChargenError(
+                    f"--elony {wanted}: the {budget} skill points cannot reach every die "
+                    f"they require ({name} {r.ladder[rung]})"
+                )
+            level[skill] += 1
+            left -= price
+            bought.append(skill)
     while left > 0:
         open_, weights = [], []
         for k, lv in level.items():
@@ -701,15 +802,16 @@ def elonyok(char: dict, ctx: Context) -> None:
     mult = r.s["kedvelt_elony_szorzo"]
     taken: list[dict] = []
     ids: set[str] = set()
-    for wanted in ctx.option("elony") or ():
-        entry = table.get(wanted, "elony")
+    given = set(ctx.option("elony") or ())
+    for entry in _wanted_edges(ctx):
         why = _edge_problem(entry, char, ids, r)
         if why:
             valid = [e["id"] for e in table.entries if not _edge_problem(e, char, ids, r)]
-            raise ChoiceError("elony", wanted, valid, why)
+            raise ChoiceError("elony", entry["id"], valid, why)
         taken.append(entry)
         ids.add(entry["id"])
-        ctx.log(choice="elony", id=entry["id"], name=entry["name"], by="option")
+        how = "option" if entry["id"] in given else "requirement"
+        ctx.log(choice="elony", id=entry["id"], name=entry["name"], by=how)
     while len(taken) < count:
         pool = [e for e in table.entries if not _edge_problem(e, char, ids, r)]
         if not pool:
@@ -749,7 +851,28 @@ def starting_money(char: dict, ctx: Context) -> int:
     flaws = [ctx.table("hatranyok").get(h["id"]) for h in char.get("hatranyok", ())]
     percent = 100 + _sum_effects(edges + flaws)["penz_szazalek"]
     bought = char.get("hatrany_pontok", {}).get("penz", 0)
-    return max(0, s["kezdo_penz"] * percent // 100) + bought * s["penz_pontonkent"]
+    extra = bought * s["penz_pont_szorzo"] * s["kezdo_penz"]
+    return max(0, s["kezdo_penz"] * percent // 100) + extra
+
+
+def _traits(char: dict, ctx: Context) -> list[dict]:
+    """The table entries of the character's Előnyök and Hátrányok."""
+    edges = ctx.table("elonyok")
+    flaws = ctx.table("hatranyok")
+    return [edges.get(e["id"]) for e in char.get("elonyok", ())] + [
+        flaws.get(h["id"]) for h in char.get("hatranyok", ())
+    ]
+
+
+def _ero_short(item: dict, ero: int, fx: dict[str, int], r: _Rules) -> int:
+    """How many die steps Erő falls short of the item's min. Erő (0 when it is met).
+
+    For armour Erő counts `pancel_ero` steps more (Kövér: one step lower)."""
+    need = item.get("min_ero")
+    if need is None:
+        return 0
+    have = ero + (fx.get("pancel_ero", 0) if item["tipus"] == "pancel" else 0)
+    return max(0, r.index[need] - have)
 
 
 def felszereles(char: dict, ctx: Context) -> None:
@@ -761,17 +884,18 @@ def felszereles(char: dict, ctx: Context) -> None:
     char["korszak"] = era["id"]
     money = starting_money(char, ctx)
     char["kezdo_penz"] = money
+    fx = _sum_effects(_traits(char, ctx))
     ero = r.index[char["alaptulajdonsagok"]["ero"]]
     skills = char["kepzettsegek"]
     stock = [
         e
         for e in ctx.table("felszereles").entries
-        if era["id"] in e["korszak"] and r.index.get(e.get("min_ero", r.ladder[0]), 99) <= ero
+        if era["id"] in e["korszak"] and _ero_short(e, ero, fx, r) <= 0
     ]
     bought: list[dict] = []
     for kind in r.s["bevasarlas"]:
         have = {e["id"] for e in bought}
-        two_handed = any(e.get("ketkezes") and e["tipus"] == "kozelharci" for e in bought)
+        two_handed = any(e.get("ketkezes") for e in bought)
         torso = any("torzs" in e.get("hely", ()) for e in bought if e["tipus"] == "pancel")
         pool = []
         for e in stock:
@@ -837,33 +961,66 @@ def _set_derived(char, r: _Rules, fx, gear, pace: int, run: int, size: int, natu
 
 
 def nev(char: dict, ctx: Context) -> None:
-    """A Hungarian name, family name first, distinct within the batch."""
-    char["name"], gender = unique_name(ctx)
+    """A Hungarian name, family name first, distinct within the batch.
+
+    A name already used in the batch re-derives the whole character from a new seed
+    (recorded as its `seed`), so that seed alone regenerates it, name included."""
+    name, gender = person_name(ctx)
+    for attempt in range(1, RETRIES + 1):
+        if _fresh(ctx, name):
+            break
+        seed = character_seed(char["seed"], attempt)
+        ctx.start(seed, ctx.index)
+        fresh = {k: char[k] for k in ("system", "kind")} | {
+            "template": None,
+            "seed": seed,
+            "name": None,
+        }
+        for step in PC_STEPS[:-1]:
+            ctx.step = step.id
+            step.run(fresh, ctx)
+        ctx.step = "nev"
+        char.clear()
+        char.update(fresh)
+        name, gender = person_name(ctx)
+    _remember(ctx, name)
+    char["name"] = name
     char["nem"] = GENDER[gender]
 
 
-def unique_name(ctx: Context) -> tuple[str, str]:
-    """A person's name not used before in this batch; a repeat gets a second given name."""
+RETRIES = 20  # new seeds tried for a member whose name is taken (then a number is added)
+
+
+def person_name(ctx: Context) -> tuple[str, str]:
+    """A person's name from the character's own stream (Hungarian order for hu)."""
     locale = ctx.locale or ctx.system.locale
-    family_first = locale.startswith("hu")
+    return ctx.person_name(family_first=locale.startswith("hu"))
+
+
+def _fresh(ctx: Context, name: str) -> bool:
+    """Whether `name` is still free in this batch."""
+    return name not in ctx.shared.get("nevek", ())
+
+
+def _remember(ctx: Context, name: str) -> None:
+    """Mark `name` as used; the memory is emptied after `egyedi_nevek_max` names, so a
+    batch of a million stays in flat memory."""
     seen = ctx.shared.get("nevek")
     if seen is None:
         seen = ctx.shared["nevek"] = set()
         ctx.shared["nevek_max"] = rules(ctx).s["egyedi_nevek_max"]
-    name, gender = ctx.person_name(family_first=family_first)
-    tries = 0
-    while name in seen:
-        tries += 1
-        extra = ctx.person_name(gender=gender, family_first=True)[0].rsplit(" ", 1)[-1]
-        base = name if tries < 4 else ctx.person_name(gender=gender, family_first=family_first)[0]
-        if extra not in base.split():
-            name = f"{base} {extra}"
-        if tries > 50:
-            break
     if len(seen) >= ctx.shared["nevek_max"]:
         seen.clear()
     seen.add(name)
-    return name, gender
+
+
+def _numbered(ctx: Context, name: str) -> str:
+    """The last resort when every new seed gave a taken name (a tiny name list):
+    the name with the first free number."""
+    n = 2
+    while not _fresh(ctx, f"{name} {n}"):
+        n += 1
+    return f"{name} {n}"
 
 
 PC_STEPS = [
@@ -947,6 +1104,7 @@ class _Plan:
         "person",
         "armour",
         "shield",
+        "floors",
     )
 
     def __init__(self, template: dict, ctx: Context, r: _Rules) -> None:
@@ -964,6 +1122,7 @@ class _Plan:
         self.gear = [items[i] for i in template.get("felszereles", ())]
         edges = [ctx.table("elonyok").get(i) for i in template.get("elonyok", ())]
         flaws = [ctx.table("hatranyok").get(i) for i in template.get("hatranyok", ())]
+        self.floors = _floors(template, edges, flaws, ctx, r)
         self.edges = [{"id": e["id"], "nev": e["name"]} for e in edges]
         self.flaws = [{"id": e["id"], "nev": e["name"], "sulyossag": e["sulyossag"]} for e in flaws]
         self.special = list(template.get("kulonleges", ()))
@@ -976,6 +1135,29 @@ class _Plan:
         self.spread = template.get("szoras", r.s["mellekszereplo_szoras"])
         self.tough = template.get("szivos")
         self.person = template.get("szemelynev", True)
+
+
+def _floors(template: dict, edges: list[dict], flaws: list[dict], ctx: Context, r: _Rules):
+    """The lowest rung each trait of a varied member may take: what the template's
+    Előnyök require and, for Erő, the min. Erő of its own gear (never above its base)."""
+    attrs, skills = template["alaptulajdonsagok"], template["kepzettsegek"]
+    need = dict.fromkeys((*ATTRS, *skills), 0)
+    for edge in edges:
+        for key, die in {
+            **edge.get("kell_tulajdonsag", {}),
+            **edge.get("kell_kepzettseg", {}),
+        }.items():
+            if key in need:
+                need[key] = max(need[key], r.index[die])
+    fx = _sum_effects(flaws + edges)
+    items = ctx.table("felszereles")
+    for item_id in template.get("felszereles", ()):
+        item = items.get(item_id)
+        if "min_ero" in item:
+            shift = fx["pancel_ero"] if item["tipus"] == "pancel" else 0
+            need["ero"] = max(need["ero"], r.index[item["min_ero"]] - shift)
+    base = [r.index[attrs[a]] for a in ATTRS] + [r.index[skills[k]] for k in skills]
+    return [min(need[k], b) for k, b in zip((*ATTRS, *skills), base, strict=True)]
 
 
 def _plan(ctx: Context, template: dict) -> _Plan:
@@ -998,7 +1180,7 @@ def _stat_block(plan: _Plan, rng: random.Random, r: _Rules, vary: bool) -> dict:
             if roll < chance:
                 step = 1 + int(rng.random() * plan.spread)
                 new = base - step if roll < half else base + step
-                rungs[i] = min(max(new, 0), plan.tops[i])
+                rungs[i] = min(max(new, plan.floors[i]), plan.tops[i])
     block = {
         "alaptulajdonsagok": {a: r.ladder[rungs[i]] for i, a in enumerate(ATTRS)},
         "kepzettsegek": {k: r.ladder[rungs[i + 5]] for i, k in enumerate(plan.skill_keys)},
@@ -1090,8 +1272,41 @@ def npc(char: dict, ctx: Context) -> None:
     """A Mellékszereplő (or with --wild-card a Főszereplő NPC) from a template.
 
     A template's members are precomputed once per batch (see `_variants`); a member
-    costs one template pick, one variant pick and its name.
+    costs one template pick, one variant pick and its name. A name already used in
+    the batch re-derives the member from a new seed (recorded as its `seed`), so the
+    member's seed alone regenerates it, name included.
     """
+    squad = _batch(ctx)[1]
+    plan = _npc_body(char, ctx)
+    name, gender = _npc_name(plan, ctx)
+    for attempt in range(1, RETRIES + 1):
+        if _fresh(ctx, name):
+            break
+        if squad:  # a squad is regenerated by its batch seed: only the name is drawn again
+            ctx.rng.seed(character_seed(char["seed"], attempt))
+        else:
+            seed = character_seed(char["seed"], attempt)
+            ctx.start(seed, ctx.index)
+            char.clear()
+            char.update(system=ctx.system.id, kind=ctx.kind, template=None, seed=seed, name=None)
+            plan = _npc_body(char, ctx)
+        name, gender = _npc_name(plan, ctx)
+    if not _fresh(ctx, name):
+        name = _numbered(ctx, name)
+    _remember(ctx, name)
+    char["name"] = name
+    if gender is not None:
+        char["nem"] = GENDER[gender]
+
+
+def _npc_name(plan: _Plan, ctx: Context) -> tuple[str, str | None]:
+    if plan.person:
+        return person_name(ctx)
+    return beast_name(plan, ctx), None
+
+
+def _npc_body(char: dict, ctx: Context) -> _Plan:
+    """The member but its name: template, stat block and the fields of its role."""
     wild, squad, tough = _batch(ctx)
     if squad:
         shared = ctx.shared.get("squad")
@@ -1101,6 +1316,7 @@ def npc(char: dict, ctx: Context) -> None:
             ctx.options["template"] = template["id"]
             member = _member(plan, _variants(plan, ctx, rules(ctx))[0], ctx, wild, tough)
             member["squad"] = f"{template['id']}-{ctx.batch_seed}"
+            member["csoport_vadkocka"] = rules(ctx).s["csoport_vadkocka"]
             member["akciokartya"] = _card(ctx.rng, rules(ctx))
             shared = ctx.shared["squad"] = (plan, member)
         plan, member = shared
@@ -1121,20 +1337,12 @@ def npc(char: dict, ctx: Context) -> None:
             member = members[pick] = _member(plan, variants[pick], ctx, wild, tough)
     char["template"] = plan.id
     char.update(member)
-    if plan.person:
-        char["name"], gender = unique_name(ctx)
-        char["nem"] = GENDER[gender]
-    else:
-        char["name"] = beast_name(plan, ctx)
+    return plan
 
 
 def beast_name(plan: _Plan, ctx: Context) -> str:
-    """An epithet and the template's name ("Sebhelyes farkas"); a repeat gets a number."""
-    base = f"{ctx.table('jelzok').pick(ctx.rng)['name']} {plan.name.lower()}"
-    counts = ctx.shared.setdefault("jelzok", {})
-    seen = counts.get(base, 0)
-    counts[base] = seen + 1
-    return f"{base} {seen + 1}" if seen else base
+    """An epithet and the template's name ("Sebhelyes farkas")."""
+    return f"{ctx.table('jelzok').pick(ctx.rng)['name']} {plan.name.lower()}"
 
 
 # -- sheets -------------------------------------------------------------------------
@@ -1186,13 +1394,22 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
         ["Futáskocka", char["futaskocka"]],
         ["Hárítás", char["haritas"]],
         ["Szívósság", f"{char['szivossag']} ({char['pancel']})"],
-        ["Vadkocka", char["vadkocka"] or "nincs"],
+        ["Vadkocka", _wild_die(char)],
         ["Sorspont", char["sorspont"]],
         ["Sebek", _wounds(char, tables)],
     ]
     if char.get("meret"):
         rows.insert(4, ["Méret", f"{char['meret']:+d}"])
     return rows
+
+
+def _wild_die(char: dict) -> str:
+    """A Főszereplő's own Vadkocka, a squad's shared one (document, "Csoportdobás")."""
+    if char.get("vadkocka"):
+        return char["vadkocka"]
+    if char.get("csoport_vadkocka"):
+        return f"közös {char['csoport_vadkocka']} (Csoportdobás)"
+    return "nincs"
 
 
 def _wounds(char: dict, tables: Tables) -> str:
@@ -1256,11 +1473,13 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
     return sections
 
 
-GROUP_RULE = (
-    "Csoportdobás: a csoport egy Jellemzőkockát és egy közös d6 Vadkockát dob, a jobbat "
-    "használja; kritikus balsiker csak mindkettő természetes 1-én. Ettől nem lesznek "
-    "Főszereplők. Közös Akciókártyán cselekszenek."
-)
+def group_rule(die: str) -> str:
+    """The document's group roll, "Csoportdobás", with the pack's shared wild die."""
+    return (
+        f"Csoportdobás: a csoport egy Jellemzőkockát és egy közös {die} Vadkockát dob, a "
+        "jobbat használja; kritikus balsiker csak mindkettő természetes 1-én. Ettől nem "
+        "lesznek Főszereplők. Közös Akciókártyán cselekszenek."
+    )
 
 
 def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
@@ -1278,7 +1497,7 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
     ]
     sections = [Section("Mellékszereplők csoportja", rows=head)]
     sections += [s for s in sheet(first, tables)[1:]]
-    sections.append(Section("Csoportdobás", text=GROUP_RULE))
+    sections.append(Section("Csoportdobás", text=group_rule(first["csoport_vadkocka"])))
     sections.append(Section("Tagok", rows=[[i, c["name"]] for i, c in enumerate(chars, 1)]))
     return sections
 
