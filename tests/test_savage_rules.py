@@ -183,3 +183,84 @@ def test_squad_stat_block_and_group_rule_agree_on_the_shared_wild_die():
     assert text.exit_code == 0
     assert "közös d6" in text.stdout
     assert "Vadkocka" in text.stdout and "nincs" not in text.stdout.split("Csoportdobás")[0]
+
+
+# -- Mágikus hátterek (Arcane Backgrounds) ---------------------------------------------
+
+POWERS = {e["id"]: e for e in TABLES["hatalmak"].entries}
+ARCANE = {k: e for k, e in EDGES.items() if e.get("arkan_kepzettseg")}
+CONCEPTS = {e["id"]: e for e in TABLES["koncepciok"].entries}
+
+
+def test_four_arcane_backgrounds_and_fifteen_starting_powers_in_the_tables():
+    assert {"magia", "csodatetel", "pszionika", "furcsa_tudomany"} <= set(ARCANE)
+    names = {EDGES[k]["name"] for k in ARCANE}
+    assert {"Mágia", "Csodatétel", "Pszionika", "Furcsa tudomány"} <= names
+    novice = [p for p in POWERS.values() if p["rang"] == "ujonc"]
+    assert len(novice) >= 15
+    for power in POWERS.values():
+        assert power["ar"] >= 1 and power["hatotav"] and power["idotartam"]
+        assert power["hatas"].endswith(".") and "\n" not in power["hatas"]
+    # SWADE's numbers: 10 PP and 3 powers, Weird Science 15 PP and 2 powers
+    assert [
+        (ARCANE[k]["hatalompont"], ARCANE[k]["kezdo_hatalmak"])
+        for k in ("magia", "csodatetel", "pszionika", "furcsa_tudomany")
+    ] == [(10, 3), (10, 3), (10, 3), (15, 2)]
+    assert CONCEPTS["pap"]["arkan_hatter"] == "csodatetel"
+    assert CONCEPTS["magus"]["arkan_hatter"] == "magia"
+    assert "alkalmazkodo" not in EDGES  # it had no rules effect: it left the table
+
+
+def _check_arcane(char: dict) -> None:
+    arcane = char["arkan_hatter"]
+    edge_ids = [e["id"] for e in char["elonyok"]]
+    backgrounds = [e for e in edge_ids if e in ARCANE]
+    if arcane is None:
+        assert not backgrounds
+        return
+    assert backgrounds == [arcane["id"]]
+    edge = ARCANE[arcane["id"]]
+    skill = edge["arkan_kepzettseg"]
+    assert arcane["kepzettseg"] == skill and skill in char["kepzettsegek"]
+    assert arcane["hatalompont"] == edge["hatalompont"]
+    ids = [p["id"] for p in arcane["hatalmak"]]
+    assert len(ids) == len(set(ids)) == edge["kezdo_hatalmak"]
+    for power in arcane["hatalmak"]:
+        entry = POWERS[power["id"]]
+        assert entry["rang"] == "ujonc"
+        assert (
+            power["nev"],
+            power["ar"],
+            power["hatotav"],
+            power["idotartam"],
+            power["hatas"],
+        ) == (entry["name"], entry["ar"], entry["hatotav"], entry["idotartam"], entry["hatas"])
+
+
+def test_arcane_concepts_take_their_background_with_skill_points_and_powers(pcs):
+    seen = set()
+    for char in pcs:
+        _check_arcane(char)
+        implied = CONCEPTS[char["template"]].get("arkan_hatter")
+        if implied:
+            assert char["arkan_hatter"]["id"] == implied
+            seen.add(implied)
+        elif char["arkan_hatter"] is not None:
+            pytest.fail(f"{char['template']} drew a Mágikus háttér it does not imply")
+    assert seen == {"magia", "csodatetel", "pszionika", "furcsa_tudomany"}
+
+
+@pytest.mark.parametrize("background", ["magia", "csodatetel", "pszionika", "furcsa_tudomany"])
+def test_elony_arcane_background_alone_works_with_its_skill(background):
+    for char in make("savage", "pc", count=60, seed=4, options={"elony": [background]}):
+        assert char["arkan_hatter"]["id"] == background
+        _check_arcane(char)
+
+
+def test_pap_sheet_shows_the_powers_with_their_rules():
+    result = run("savage", "pc", "--template", "pap", "--seed", "3")
+    assert result.exit_code == 0, result.stderr
+    assert "Csodatétel" in result.stdout and "Hatalompont" in result.stdout
+    char = make("savage", "pc", seed=3, options={"template": "pap"})[0]
+    for power in char["arkan_hatter"]["hatalmak"]:
+        assert power["nev"] in result.stdout

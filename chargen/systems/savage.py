@@ -100,6 +100,19 @@ SPECS = {
             "kell_kepzettseg": "dict[str]",
             "kell_elony": "list[id:elonyok]",
             "kizart_hatranyok": "list[id:hatranyok]",
+            "arkan_kepzettseg": "id:kepzettsegek",
+            "hatalompont": "int",
+            "kezdo_hatalmak": "int",
+        },
+    ),
+    "hatalmak": Spec(
+        "definitions",
+        fields={
+            "rang": "str!",
+            "ar": "int!",
+            "hatotav": "str!",
+            "idotartam": "str!",
+            "hatas": "str!",
         },
     ),
     "koncepciok": Spec(
@@ -109,6 +122,8 @@ SPECS = {
             "tulajdonsag_sulyok": "dict[int]!",
             "kepzettseg_sulyok": "dict[int]!",
             "kedvelt_elonyok": "list[id:elonyok]",
+            "arkan_hatter": "id:elonyok",
+            "kedvelt_hatalmak": "list[id:hatalmak]",
         },
     ),
     "korszakok": Spec("definitions"),
@@ -127,6 +142,12 @@ SPECS = {
             "min_ero": "str",
             "kepzettseg": "id:kepzettsegek",
             "ketkezes": "bool",
+            "eleres": "int",
+            "dobhato": "bool",
+            "lovedek_ellen": "int",
+            "talalat": "int",
+            "ujratoltes": "int",
+            "lovesek": "int",
             "korszak": "list[str]!",
         },
     ),
@@ -503,10 +524,66 @@ def _sum_effects(entries) -> dict[str, int]:
 
 def koncepcio(char: dict, ctx: Context) -> None:
     """The concept (--template): it only weights the random choices that follow."""
-    entry = ctx.choose("template", "koncepciok")
+    entry = ctx.choose("template", "koncepciok", allowed=_open_concepts(ctx), why=_concept_why(ctx))
+    ctx.cache["_concept_entry"] = entry
+    ctx.cache.pop("_wanted", None)
     char["template"] = entry["id"]
     char["koncepcio"] = entry["name"]
     char["foszereplo"] = True
+
+
+def korszak(char: dict, ctx: Context) -> None:
+    """The era (--korszak), among the concept's: chosen before anything it shapes
+    (the képzettségek, Előnyök and gear that exist in it)."""
+    concept = _concept(char, ctx)
+    eras = ctx.table("korszakok")
+    why = f"{concept['name']} lives in {', '.join(eras.get(k)['name'] for k in concept['korszak'])}"
+    era = ctx.choose(
+        "korszak", "korszakok", allowed=[eras.get(k) for k in concept["korszak"]], why=why
+    )
+    char["korszak"] = era["id"]
+
+
+def _concept_fits(concept: dict, ctx: Context) -> str:
+    """Why a concept cannot be this character's under the options ('' when it can):
+    its era against --korszak, its Mágikus háttér against the Előnyök asked for and
+    the Hátrány points that must pay for them."""
+    s = rules(ctx).s
+    era = ctx.option("korszak")
+    if era and era not in concept["korszak"]:
+        return f"{concept['name']} does not live in the era {era}"
+    arcane = concept.get("arkan_hatter")
+    if not arcane:
+        return ""
+    edges = ctx.table("elonyok")
+    asked = [edges.get(e, "elony") for e in ctx.option("elony") or ()]
+    other = [e["id"] for e in asked if e.get("arkan_kepzettseg") and e["id"] != arcane]
+    if other:
+        return f"{concept['name']} takes {arcane}, not {other[0]}"
+    count = len({e["id"] for e in asked} | {arcane})
+    flaws = ctx.table("hatranyok")
+    given = ctx.option("hatrany")
+    points = (
+        sum(
+            s["hatrany_pont_sulyos"]
+            if flaws.get(h, "hatrany")["sulyossag"] == "sulyos"
+            else s["hatrany_pont_enyhe"]
+            for h in given
+        )
+        if given
+        else s["hatrany_max_pont"]
+    )
+    if (count - s["ingyen_elony"]) * s["ar_elony"] > points:
+        return f"{concept['name']} takes {arcane} besides the Előnyök asked for: too many to pay"
+    return ""
+
+
+def _open_concepts(ctx: Context) -> list[dict]:
+    return [c for c in ctx.table("koncepciok").entries if not _concept_fits(c, ctx)]
+
+
+def _concept_why(ctx: Context):
+    return lambda concept: _concept_fits(concept, ctx)
 
 
 def _concept(char: dict, ctx: Context) -> dict:
@@ -561,11 +638,12 @@ def _check_hatranyok(chosen: list[dict], r: _Rules) -> None:
 
 
 def _wanted_edges(ctx: Context) -> list[dict]:
-    """The Előnyök the options ask for, with the Előnyök they require before them,
-    known before the steps that must make room for them: the Hátrányok they exclude,
-    the dice they require, the Hátrány points they cost."""
+    """The Előnyök the character must take: the concept's Mágikus háttér and the ones
+    the options ask for, each after the Előnyök it requires. Known before the steps
+    that must make room for them: the Hátrányok they exclude, the dice they require,
+    the Hátrány points they cost."""
     found = ctx.cache.get("_wanted")
-    if found is not None and found[0] == ctx.seed:
+    if found is not None and found[0] == (ctx.seed, ctx.index):
         return found[1]
     table = ctx.table("elonyok")
     out: list[dict] = []
@@ -578,9 +656,22 @@ def _wanted_edges(ctx: Context) -> list[dict]:
             add(before, (*path, edge_id))
         out.append(edge)
 
+    concept = ctx.cache.get("_concept_entry")
+    if concept is not None and concept.get("arkan_hatter"):
+        add(concept["arkan_hatter"], ())
     for wanted in ctx.option("elony") or ():
         add(wanted, ())
-    ctx.cache["_wanted"] = (ctx.seed, out)
+    arcane = [e["id"] for e in out if e.get("arkan_kepzettseg")]
+    if len(arcane) > 1:
+        raise ChargenError(
+            f"{' and '.join(arcane)} are two Mágikus hátterek: a character has one "
+            + (
+                f"(the concept {concept['id']} takes {concept['arkan_hatter']})"
+                if concept and concept.get("arkan_hatter")
+                else ""
+            )
+        )
+    ctx.cache["_wanted"] = ((ctx.seed, ctx.index), out)
     return out
 
 
@@ -653,9 +744,7 @@ def hatranyok(char: dict, ctx: Context) -> None:
             f"--elony given {len(wanted)} times needs {reserved} Hátrány points, "
             f"the chosen Hátrányok give {points}"
         )
-    char["hatranyok"] = [
-        {"id": e["id"], "nev": e["name"], "sulyossag": e["sulyossag"]} for e in chosen
-    ]
+    char["hatranyok"] = [_flaw(e) for e in chosen]
     char["hatrany_pontok"] = {"osszes": points, **_spend(ctx, r, points - reserved, extra_edges)}
     ctx.log(hatrany_pontok=points, vasarlas=char["hatrany_pontok"])
 
@@ -813,7 +902,11 @@ def elonyok(char: dict, ctx: Context) -> None:
         how = "option" if entry["id"] in given else "requirement"
         ctx.log(choice="elony", id=entry["id"], name=entry["name"], by=how)
     while len(taken) < count:
-        pool = [e for e in table.entries if not _edge_problem(e, char, ids, r)]
+        pool = [
+            e
+            for e in table.entries
+            if not _edge_problem(e, char, ids, r) and not e.get("arkan_kepzettseg")
+        ]
         if not pool:
             raise ChargenError("elonyok: no Előny left whose requirements this character meets")
         if ctx.prompter is not None:
@@ -826,15 +919,113 @@ def elonyok(char: dict, ctx: Context) -> None:
         taken.append(entry)
         ids.add(entry["id"])
         ctx.log(choice="elony", id=entry["id"], name=entry["name"], by=how)
-    char["elonyok"] = [{"id": e["id"], "nev": e["name"]} for e in taken]
+    char["elonyok"] = [_edge(e) for e in taken]
+
+
+def _edge(entry: dict) -> dict:
+    """An Előny as the character carries it: id, name, rank and its effect in one line."""
+    return {"id": entry["id"], "nev": entry["name"], "rang": entry["rang"], "hatas": _rules(entry)}
+
+
+def _flaw(entry: dict) -> dict:
+    """A Hátrány as the character carries it: id, name, grade and its effect in one line."""
+    return {
+        "id": entry["id"],
+        "nev": entry["name"],
+        "sulyossag": entry["sulyossag"],
+        "hatas": _rules(entry),
+    }
+
+
+def _rules(entry: dict) -> str:
+    """The one-line rules text of an entry (`rules`, else its `description`)."""
+    return entry.get("rules") or entry.get("description") or ""
+
+
+def hatalmak(char: dict, ctx: Context) -> None:
+    """A Mágikus háttér's arcane skill, Hatalompontok and starting powers (null without one).
+
+    The powers are drawn among those of a starting rank, the concept's favourites
+    weighted up; `kezdo_hatalmak` of them, all different."""
+    edges = ctx.table("elonyok")
+    background = next(
+        (edges.get(e["id"]) for e in char["elonyok"] if edges.get(e["id"]).get("arkan_kepzettseg")),
+        None,
+    )
+    if background is None:
+        char["arkan_hatter"] = None
+        return
+    r = rules(ctx)
+    powers = ctx.table("hatalmak")
+    favour = set(_concept(char, ctx).get("kedvelt_hatalmak") or ())
+    pool = [p for p in powers.entries if p["rang"] in r.s["kezdo_rangok"]]
+    count = background.get("kezdo_hatalmak", 0)
+    if len(pool) < count:
+        raise ChargenError(
+            f"hatalmak: {background['name']} starts with {count} powers, only {len(pool)} "
+            f"are of a starting rank ({', '.join(r.s['kezdo_rangok'])})"
+        )
+    mult = r.s["kedvelt_elony_szorzo"]
+    chosen: list[dict] = []
+    for _ in range(count):
+        weights = [p.get("weight", 1) * (mult if p["id"] in favour else 1) for p in pool]
+        power = _weighted(ctx.rng, pool, weights)
+        pool.remove(power)
+        chosen.append(power)
+        ctx.log(choice="hatalom", id=power["id"], name=power["name"], by="random")
+    skill = background["arkan_kepzettseg"]
+    linked = r.skills[skill]["tulajdonsag"]
+    char["arkan_hatter"] = {
+        "id": background["id"],
+        "nev": background["name"],
+        "kepzettseg": skill,
+        "kepzettseg_nev": r.skills[skill]["name"],
+        "tulajdonsag": linked,
+        "hatalompont": background.get("hatalompont", 0),
+        "hatalmak": [
+            {
+                "id": p["id"],
+                "nev": p["name"],
+                "rang": p["rang"],
+                "ar": p["ar"],
+                "hatotav": p["hatotav"],
+                "idotartam": p["idotartam"],
+                "hatas": p["hatas"],
+            }
+            for p in chosen
+        ],
+    }
+
+
+ITEM_KEYS = (
+    "sebzes",
+    "pancel_tores",
+    "lotav",
+    "tgy",
+    "pancel",
+    "hely",
+    "haritas",
+    "min_ero",
+    "ketkezes",
+    "eleres",
+    "dobhato",
+    "lovedek_ellen",
+    "talalat",
+    "ujratoltes",
+    "lovesek",
+    "kepzettseg",
+)
 
 
 def _item(entry: dict) -> dict:
     """An item as it stands on the sheet: its name, kind, price and numbers."""
     out = {"id": entry["id"], "nev": entry["name"], "tipus": entry["tipus"], "ar": entry["ar"]}
-    for key in ("sebzes", "pancel_tores", "lotav", "tgy", "pancel", "hely", "haritas"):
+    for key in ITEM_KEYS:
         if key in entry:
             out[key] = entry[key]
+    note = _rules(entry)
+    if note:
+        out["megjegyzes"] = note
     return out
 
 
@@ -878,10 +1069,7 @@ def _ero_short(item: dict, ero: int, fx: dict[str, int], r: _Rules) -> int:
 def felszereles(char: dict, ctx: Context) -> None:
     """An era, then shopping with the starting money: weapons, armour, shield, gear."""
     r = rules(ctx)
-    concept = _concept(char, ctx)
-    eras = ctx.table("korszakok")
-    era = ctx.choose("korszak", "korszakok", allowed=[eras.get(k) for k in concept["korszak"]])
-    char["korszak"] = era["id"]
+    era = ctx.table("korszakok").get(char["korszak"])
     money = starting_money(char, ctx)
     char["kezdo_penz"] = money
     fx = _sum_effects(_traits(char, ctx))
@@ -1033,6 +1221,14 @@ PC_STEPS = [
         help="The character concept (--template): it weights the random choices.",
     ),
     Step(
+        "korszak",
+        korszak,
+        fields=("korszak",),
+        lists=("korszakok",),
+        label="Korszak",
+        help="The era (--korszak) among the concept's: it shapes skills, Előnyök and gear.",
+    ),
+    Step(
         "hatranyok",
         hatranyok,
         fields=("hatranyok", "hatrany_pontok"),
@@ -1065,9 +1261,17 @@ PC_STEPS = [
         help="The free Előny of humans and the bought ones (--elony), requirements met.",
     ),
     Step(
+        "hatalmak",
+        hatalmak,
+        fields=("arkan_hatter",),
+        lists=("hatalmak",),
+        label="Hatalmak",
+        help="A Mágikus háttér's arcane skill, Power Points and starting powers.",
+    ),
+    Step(
         "felszereles",
         felszereles,
-        fields=("korszak", "kezdo_penz", "felszereles", "penz"),
+        fields=("kezdo_penz", "felszereles", "penz"),
         lists=("felszereles", "korszakok"),
         label="Felszerelés",
         help="Weapons, armour and gear bought with the starting money.",
@@ -1123,8 +1327,8 @@ class _Plan:
         edges = [ctx.table("elonyok").get(i) for i in template.get("elonyok", ())]
         flaws = [ctx.table("hatranyok").get(i) for i in template.get("hatranyok", ())]
         self.floors = _floors(template, edges, flaws, ctx, r)
-        self.edges = [{"id": e["id"], "nev": e["name"]} for e in edges]
-        self.flaws = [{"id": e["id"], "nev": e["name"], "sulyossag": e["sulyossag"]} for e in flaws]
+        self.edges = [_edge(e) for e in edges]
+        self.flaws = [_flaw(e) for e in flaws]
         self.special = list(template.get("kulonleges", ()))
         self.fx = _sum_effects([*edges, *flaws, template])
         self.pace = template.get("mozgas", r.s["mozgas"])
@@ -1403,6 +1607,26 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
     return rows
 
 
+def _arcane_sections(char: dict) -> list[Section]:
+    """The Mágikus háttér: its skill and die, the Hatalompontok, each power's rules."""
+    arcane = char["arkan_hatter"]
+    die = char["kepzettsegek"].get(arcane["kepzettseg"], "")
+    rows = [
+        ["Háttér", arcane["nev"]],
+        ["Mágikus képzettség", f"{arcane['kepzettseg_nev']} {die}".strip()],
+        ["Hatalompont", arcane["hatalompont"]],
+    ]
+    powers = [
+        [p["nev"], p["ar"], p["hatotav"], p["idotartam"], p["hatas"]] for p in arcane["hatalmak"]
+    ]
+    return [
+        Section("Mágikus háttér", rows=rows),
+        Section(
+            "Hatalmak", rows=powers, headers=["Hatalom", "HP", "Hatótáv", "Időtartam", "Hatás"]
+        ),
+    ]
+
+
 def _wild_die(char: dict) -> str:
     """A Főszereplő's own Vadkocka, a squad's shared one (document, "Csoportdobás")."""
     if char.get("vadkocka"):
@@ -1461,6 +1685,8 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         sections.append(Section("Hátrányok", text=text))
     if char.get("elonyok"):
         sections.append(Section("Előnyök", text=", ".join(e["nev"] for e in char["elonyok"])))
+    if char.get("arkan_hatter"):
+        sections += _arcane_sections(char)
     if char.get("kulonleges"):
         sections.append(Section("Különleges képességek", text="\n".join(char["kulonleges"])))
     rows = _gear_rows(char)
