@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import fnmatch
+import math
 import os
 import re
 import sys
@@ -26,6 +27,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from chargen import conditions
 from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
 
@@ -38,15 +40,20 @@ KINDS = ("roll", "definitions", "settings")
 # Keys any entry may carry; anything else must be declared by the table's Spec.
 COMMON_KEYS = {
     "id": "str",
-    "name": "str",
+    "name": "text",
     "roll": "any",
     "weight": "num",
-    "result": "str",
-    "description": "str",
+    "result": "text",
+    "description": "text",
     "effects": "effects",
     "ref": "table",
     "source": "str",
     "tags": "list[str]",
+    # conditions (chargen/conditions.py checks their shape and values)
+    "when": "any",
+    "unless": "any",
+    "requires": "any",
+    "excludes": "any",
 }
 TOP_KEYS = {"die", "description", "source", "entries"}
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
@@ -133,6 +140,8 @@ class Table:
                 for value in entry_values(entry, self.die):
                     self._by_value[value] = entry
         self._pool = Pool(self.entries)
+        self.compiled = conditions.Compiled(self.entries)
+        self.conditioned = self.compiled.conditioned
 
     def __repr__(self) -> str:
         return f"<Table {self.name} ({self.kind}, {len(self.entries)} entries)>"
@@ -270,8 +279,13 @@ class Tables:
         effect_keys: frozenset[str] | set[str],
         dirs: list[Path],
         consistency: Callable[[Tables], list[Problem]] | None = None,
+        facts: dict[str, Any] | None = None,
+        pronouns: dict[str, tuple[str, str]] | None = None,
+        placeholders: tuple[str, ...] = (),
     ) -> None:
         self.system, self.specs, self.effect_keys = system, specs, frozenset(effect_keys)
+        # the system's facts and their domains (None: the linter knows no facts)
+        self.facts, self.pronouns, self.placeholders = facts, pronouns or {}, placeholders
         self.consistency = consistency  # the system's own checks across fields and files
         self.dirs = dirs
         self.files: dict[str, Path] = {}
@@ -321,6 +335,8 @@ class Tables:
         for table in tables.values():
             problems += _check_references(table, self, tables)
         problems += _check_cycles(tables)
+        problems += conditions.check_pack(self, tables)
+        problems += _check_name_tables(tables)
         problems += _check_required_tables(self)
         if not problems and self.consistency is not None:
             problems += self.consistency(self)
@@ -348,6 +364,8 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
             Problem(where, 0, f"'{name}' matches no known {pack.system} table (known: {known})")
         ]
     problems = _check_shape(data, spec, pack.effect_keys, where, text)
+    if not problems:
+        problems = _check_conditions(data, spec, pack, where, text)
     if problems:
         return None, problems
     return Table(name, path, spec, data, text), []
@@ -376,8 +394,10 @@ def _check_shape(
             if key not in data:
                 if required:
                     fault(f"missing setting '{key}'")
-            elif not _type_ok(data[key], kind):
-                fault(f"setting '{key}' must be {kind}, not {data[key]!r}", key)
+            else:
+                wanted = _type_error(data[key], kind)
+                if wanted:
+                    fault(f"setting '{key}' must be {wanted}, not {_shown(data[key])}", key)
         return out
 
     for key in data:
@@ -434,8 +454,10 @@ def _check_shape(
             elif key == "ref":
                 if not (isinstance(value, str) or _type_ok(value, "list[str]")):
                     fault("ref must name a table (or a list of tables)", key, i)
-            elif not _type_ok(value, kind):
-                fault(f"'{key}' must be {kind}, not {value!r}", key, i)
+            else:
+                wanted = _type_error(value, kind)
+                if wanted:
+                    fault(f"'{key}' must be {wanted}, not {_shown(value)}", key, i)
         for key, kind in spec.fields.items():
             if kind.endswith("!") and key not in entry:
                 fault(f"entry {i + 1} lacks required key '{key}'", None, i)
@@ -472,6 +494,19 @@ def _check_shape(
         missing = [v for v in die.possible_values() if v not in covered]
         if missing:
             fault(f"gap: no entry covers {_ranges(missing)} of {die.text}", "die")
+    return out
+
+
+def _check_conditions(data: dict, spec: Spec, pack: Tables, where: str, text: str) -> list[Problem]:
+    """The condition keys and text placeholders of every entry (see chargen/conditions.py)."""
+    if spec.kind == "settings":
+        return []
+    allowed = {**COMMON_KEYS, **spec.fields}
+    text_keys = {k for k, kind in allowed.items() if kind.rstrip("!") == "text"}
+    out = []
+    for i, entry in enumerate(data.get("entries") or ()):
+        for key, message in conditions.entry_faults(entry, text_keys, pack):
+            out.append(Problem(where, key_line(text, key, i), message))
     return out
 
 
@@ -512,31 +547,120 @@ def _ranges(values: list[int]) -> str:
 
 
 def _type_ok(value: Any, kind: str) -> bool:
-    if kind.startswith("list[") and kind.endswith("]"):
-        return isinstance(value, list) and all(_type_ok(v, kind[5:-1]) for v in value)
-    if kind.startswith("dict[") and kind.endswith("]"):
-        return isinstance(value, dict) and all(_type_ok(v, kind[5:-1]) for v in value.values())
-    if kind in ("str", "table") or kind.startswith("id:"):
-        return isinstance(value, str)
+    return _type_error(value, kind) is None
+
+
+_RANGED = re.compile(r"^(int|num)\[(-?[\d_]+(?:\.\d+)?)?\.\.(-?[\d_]+(?:\.\d+)?)?\]$")
+MAX_TEXT = 10_000  # characters in one text value
+
+
+def _type_error(value: Any, kind: str) -> str | None:
+    """None when `value` is of spec type `kind`, else what it should be (a noun phrase).
+
+    Types: str (non-empty text) int num (finite) bool dice table id:TABLE locale any,
+    int[LO..HI] / num[LO..HI] (either bound may be left out), one:a|b|c (one of these
+    words), list[T], dict[T]; a trailing "+" asks for a non-empty list or dict.
+    """
+    nonempty = kind.endswith("+")
+    kind = kind.rstrip("+")
+    for shape, cls, noun in (("list[", list, "a list"), ("dict[", dict, "a table")):
+        if kind.startswith(shape) and kind.endswith("]"):
+            inner = kind[5:-1]
+            what = f"{'a non-empty' + noun[1:] if nonempty else noun} of {_noun(inner)}"
+            if not isinstance(value, cls) or (nonempty and not value):
+                return what
+            items = value if cls is list else value.values()
+            if any(_type_error(v, inner) is not None for v in items):
+                return what
+            return None
+    ranged = _RANGED.match(kind)
+    if ranged:
+        base, low, high = ranged.groups()
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return _noun(kind)
+        if base == "int" and not isinstance(value, int):
+            return _noun(kind)
+        if isinstance(value, float) and not math.isfinite(value):
+            return _noun(kind)
+        if (low is not None and value < float(low)) or (high is not None and value > float(high)):
+            return _noun(kind)
+        return None
+    if kind == "str":
+        ok = isinstance(value, str) and value.strip() and len(value) <= MAX_TEXT
+        return None if ok else _noun(kind)
+    if kind == "text":  # non-empty text, or { male = "...", female = "..." } of it
+        sides = list(value.values()) if conditions.is_gendered(value) else [value]
+        ok = all(isinstance(v, str) and v.strip() and len(v) <= MAX_TEXT for v in sides)
+        return None if ok else _noun(kind)
+    if kind in ("table",) or kind.startswith("id:"):
+        return None if isinstance(value, str) and value else _noun(kind)
+    if kind.startswith("one:"):
+        return None if isinstance(value, str) and value in kind[4:].split("|") else _noun(kind)
     if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return None if isinstance(value, int) and not isinstance(value, bool) else _noun(kind)
     if kind == "num":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return None if ok and math.isfinite(value) else _noun(kind)
     if kind == "bool":
-        return isinstance(value, bool)
+        return None if isinstance(value, bool) else _noun(kind)
     if kind == "dice":
+        if not isinstance(value, str):
+            return _noun(kind)
         try:
             parse(value)
-            return isinstance(value, str)
-        except (DiceError, TypeError):
-            return False
+        except DiceError as exc:
+            return f"{_noun(kind)} ({exc})"
+        return None
+    if kind == "locale":
+        from chargen.names import is_locale
+
+        return None if is_locale(value) else _noun(kind)
     if kind == "any":
-        return True
+        return None
     raise ValueError(f"unknown field type '{kind}' in a table spec")
+
+
+def _noun(kind: str) -> str:
+    """What a value of spec type `kind` is, for a message."""
+    nonempty = kind.endswith("+")
+    kind = kind.rstrip("+")
+    if kind.startswith(("list[", "dict[")):
+        noun = "a list" if kind.startswith("list[") else "a table"
+        return f"{'a non-empty' + noun[1:] if nonempty else noun} of {_noun(kind[5:-1])}"
+    ranged = _RANGED.match(kind)
+    if ranged:
+        base, low, high = ranged.groups()
+        noun = "a whole number" if base == "int" else "a number"
+        if low is not None and high is not None:
+            return f"{noun} from {low} to {high}"
+        if low is not None:
+            return f"{noun} of at least {low}"
+        return f"{noun} of at most {high}" if high is not None else noun
+    if kind.startswith("id:"):
+        return f"an id in {kind[3:]}"
+    if kind.startswith("one:"):
+        return "one of " + ", ".join(kind[4:].split("|"))
+    return {
+        "str": f"a non-empty text (at most {MAX_TEXT:,} characters)",
+        "text": 'a non-empty text, or { male = "...", female = "..." } of it',
+        "table": "the name of a table",
+        "int": "a whole number",
+        "num": "a finite number",
+        "bool": "true or false",
+        "dice": "a dice expression such as 2d6",
+        "locale": "a Faker locale with person names (as --locale takes)",
+    }.get(kind, kind)
+
+
+def _shown(value: Any) -> str:
+    """A value for a message, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _references(kind: str, value: Any) -> list[tuple[str, str]]:
     """(kind, name) pairs that a typed value refers to: ('table', n) or ('id:T', id)."""
+    kind = kind.rstrip("+")
     if kind.startswith("list[") and isinstance(value, list):
         return [r for v in value for r in _references(kind[5:-1], v)]
     if kind.startswith("dict[") and isinstance(value, dict):
@@ -596,6 +720,18 @@ def _check_references(table: Table, pack: Tables, tables: dict[str, Table]) -> l
                         f"'{key}': '{target}' is not an id in {other} (valid: {valid})",
                     )
                 )
+    return out
+
+
+def _check_name_tables(tables: dict[str, Table]) -> list[Problem]:
+    """Authored name tables (names.NAME_SPEC): what their types cannot say."""
+    from chargen import names
+
+    out = []
+    for table in tables.values():
+        if table.spec == names.NAME_SPEC:
+            for key, message in names.check_name_table(table):
+                out.append(Problem(str(table.path), key_line(table.text, key), message))
     return out
 
 
