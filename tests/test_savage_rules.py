@@ -49,10 +49,11 @@ def test_the_seed_that_drew_two_grades_of_one_hatrany_now_builds():
 
 
 def test_no_two_grades_of_one_hatrany(pcs):
+    grades = [e for e in FLAWS.values() if set(e.get("tags", ())) & set(e.get("excludes", ()))]
+    assert len(grades) >= 20  # the two grades of one Hátrány share a tag both exclude
     for char in pcs:
-        groups = [FLAWS[h["id"]].get("csoport") for h in char["hatranyok"]]
-        groups = [g for g in groups if g]
-        assert len(groups) == len(set(groups)), char["hatranyok"]
+        tags = [t for h in char["hatranyok"] for t in FLAWS[h["id"]].get("tags", ())]
+        assert len(tags) == len(set(tags)), char["hatranyok"]
 
 
 # -- SWADE's Hátrány limit and what a point buys -----------------------------------------
@@ -88,7 +89,7 @@ def test_a_point_spent_on_money_gives_twice_the_starting_funds(pcs):
 
 
 def test_termetes_never_with_kover(pcs):
-    assert "kover" in EDGES["termetes"]["kizart_hatranyok"]
+    assert "kover" in EDGES["termetes"]["excludes"]
     for char in pcs:
         flaws = {h["id"] for h in char["hatranyok"]}
         edges = {e["id"] for e in char["elonyok"]}
@@ -171,7 +172,14 @@ def test_names_distinct_and_each_member_regenerates_from_its_seed_name_included(
         names = [c["name"] for c in batch]
         assert len(set(names)) == len(names)
         for char in batch[1 :: max(1, len(batch) // 60)]:
+            if char["name"][-1].isdigit():  # every epithet of its creature was taken
+                continue
             assert make("savage", kind, seed=char["seed"])[0] == char
+        # a number only once every epithet of a creature is taken (hundreds of one beast)
+        numbered = [n for n in names if n[-1].isdigit()]
+        assert len(numbered) < len(batch) // 40
+    first = make("savage", "npc", count=1000, seed=14)
+    assert not [c["name"] for c in first if c["name"][-1].isdigit()]
 
 
 def test_squad_stat_block_and_group_rule_agree_on_the_shared_wild_die():
@@ -264,3 +272,122 @@ def test_pap_sheet_shows_the_powers_with_their_rules():
     char = make("savage", "pc", seed=3, options={"template": "pap"})[0]
     for power in char["arkan_hatter"]["hatalmak"]:
         assert power["nev"] in result.stdout
+
+
+# -- coherent characters: era, exclusions, epithets --------------------------------------
+
+SKILLS = {e["id"]: e for e in TABLES["kepzettsegek"].entries}
+MODERN_ONLY = {"pilotazas", "hackeles", "elektronika", "vezetes", "furcsa_tudomany"}
+
+
+def test_the_era_is_chosen_before_the_skills_and_everything_fits_it(pcs):
+    steps = [e["step"] for e in make("savage", "pc", seed=2)[0]["historik"]]
+    assert steps.index("korszak") < steps.index("kepzettsegek")
+    assert {k for k, e in SKILLS.items() if e.get("when") == {"korszak": "modern"}} == MODERN_ONLY
+    medieval = 0
+    for char in pcs:
+        era = char["korszak"]
+        assert era in CONCEPTS[char["template"]]["korszak"]
+        for item in char["felszereles"]:
+            assert era in ITEMS[item["id"]]["korszak"], (char["name"], item["nev"])
+        for skill in char["kepzettsegek"]:
+            when = SKILLS[skill].get("when", {})
+            assert when.get("korszak", era) == era, (char["name"], skill, era)
+        for edge in char["elonyok"]:
+            assert EDGES[edge["id"]].get("when", {}).get("korszak", era) == era
+        medieval += era == "kozepkor"
+    assert medieval > PCS // 4
+
+
+def _names(entry: dict) -> set[str]:
+    return {entry["id"], *entry.get("tags", ())}
+
+
+def test_nothing_stands_beside_what_it_excludes(pcs):
+    """Every pair of Hátrányok, Előnyök and items on a character, both ways."""
+    tables = {"hatranyok": FLAWS, "elonyok": EDGES, "felszereles": ITEMS}
+    for char in pcs:
+        rows = [FLAWS[h["id"]] for h in char["hatranyok"]]
+        rows += [EDGES[e["id"]] for e in char["elonyok"]]
+        rows += [ITEMS[i["id"]] for i in char["felszereles"]]
+        for a in rows:
+            for b in rows:
+                if a is not b:
+                    assert not set(a.get("excludes", ())) & _names(b), (
+                        char["name"],
+                        a["id"],
+                        b["id"],
+                    )
+    assert tables  # the three tables the check reads
+
+
+@pytest.mark.parametrize(
+    "flaw, edge",
+    [
+        ("nagyothallo_sulyos", "eber"),
+        ("gyava", "berzerker"),
+        ("szegeny", "nemes"),
+        ("kover", "termetes"),
+    ],
+)
+def test_named_exclusions_hold_both_ways(pcs, flaw, edge):
+    assert edge in FLAWS[flaw].get("excludes", ()) or flaw in EDGES[edge].get("excludes", ())
+    with_flaw = make("savage", "pc", count=150, seed=6, options={"hatrany": [flaw]})
+    assert all(edge not in {e["id"] for e in c["elonyok"]} for c in with_flaw)
+    with_edge = make("savage", "pc", count=150, seed=6, options={"elony": [edge]})
+    assert all(flaw not in {h["id"] for h in c["hatranyok"]} for c in with_edge)
+
+
+def test_a_grave_pacifist_carries_no_weapon_and_no_shield_beside_a_bow(pcs):
+    pacifists = make("savage", "pc", count=300, seed=7, options={"hatrany": ["pacifista_sulyos"]})
+    for char in pacifists:
+        assert not [i for i in char["felszereles"] if "fegyver" in ITEMS[i["id"]].get("tags", ())]
+        assert char["template"] not in {"harcos", "lovag", "zsoldos", "katona", "ijasz", "vadasz"}
+    shields = 0
+    for char in pcs:
+        kit = [ITEMS[i["id"]] for i in char["felszereles"]]
+        if any(i["tipus"] == "pajzs" for i in kit):
+            shields += 1
+            assert not any(i.get("ketkezes") for i in kit), (char["name"], [i["id"] for i in kit])
+    assert shields > 50
+
+
+@pytest.mark.parametrize("era", ["kozepkor", "modern"])
+def test_npc_batches_take_korszak(era):
+    batch = make("savage", "npc", count=400, seed=9, options={"korszak": era})
+    for char in batch:
+        assert char["korszak"] == era
+        when = TEMPLATES[char["template"]].get("when", {})
+        assert when.get("korszak", era) == era
+        for item in TEMPLATES[char["template"]].get("felszereles", ()):
+            assert ITEMS[item]["korszak"] in ([era], ["kozepkor", "modern"], ["termeszetes"])
+    templates = {c["template"] for c in batch}
+    assert ("katona" in templates) == (era == "modern") and ("lovag" in templates) == (
+        era == "kozepkor"
+    )
+    squad = make("savage", "npc", count=5, seed=3, options={"korszak": era, "squad": True})
+    assert {c["korszak"] for c in squad} == {era}
+
+
+def test_npc_template_alone_steers_its_era():
+    for char in make("savage", "npc", count=50, seed=1, options={"template": "katona"}):
+        assert char["korszak"] == "modern"
+    result = run("savage", "npc", "--template", "lovag", "--korszak", "modern")
+    assert result.exit_code == 2 and "lovag" in result.stderr
+
+
+JELZOK = {e["name"]: e for e in TABLES["jelzok"].entries}
+
+
+def test_epithets_fit_the_creature(npcs):
+    beasts = [c for c in npcs if not TEMPLATES[c["template"]].get("szemelynev", True)]
+    assert len(beasts) > 1000
+    for char in beasts:
+        sablon = TEMPLATES[char["template"]]["name"].lower()
+        epithets = char["name"].rsplit(" " + sablon, 1)[0].split(", ")
+        assert len(epithets) in (1, 2) and len(set(epithets)) == len(epithets)
+        for n, epithet in enumerate(epithets):
+            entry = JELZOK[epithet if n == 0 else epithet[:1].upper() + epithet[1:]]
+            when = entry.get("when", {})
+            assert char["template"] in when.get("sablon", [char["template"]]), char["name"]
+    assert "csontvaz" not in JELZOK["Csonka fülű"]["when"]["sablon"]

@@ -16,9 +16,9 @@ import random
 import re
 from typing import Any
 
+from chargen.conditions import entry_names
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.seeds import character_seed
 from chargen.tables import Spec, Table, Tables, key_line
 
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
@@ -82,6 +82,8 @@ SPECS = {
             "mellekszereplo_valtozas_esely": "int!",
             "mellekszereplo_valtozatok": "int!",
             "egyedi_nevek_max": "int!",
+            "jelzo_ket_esely": "int!",
+            "masodik_utonev_esely": "int!",
             "kartya_ertekek": "list[str]!",
             "kartya_szinek": "list[str]!",
             "jokerek": "int!",
@@ -91,7 +93,7 @@ SPECS = {
     "kepzettsegek": Spec(
         "definitions", fields={"tulajdonsag": "id:alaptulajdonsagok!", "alap": "bool"}
     ),
-    "hatranyok": Spec("definitions", fields={"sulyossag": "str!", "csoport": "str"}),
+    "hatranyok": Spec("definitions", fields={"sulyossag": "str!"}),
     "elonyok": Spec(
         "definitions",
         fields={
@@ -99,7 +101,6 @@ SPECS = {
             "kell_tulajdonsag": "dict[str]",
             "kell_kepzettseg": "dict[str]",
             "kell_elony": "list[id:elonyok]",
-            "kizart_hatranyok": "list[id:hatranyok]",
             "arkan_kepzettseg": "id:kepzettsegek",
             "hatalompont": "int",
             "kezdo_hatalmak": "int",
@@ -524,6 +525,7 @@ def _sum_effects(entries) -> dict[str, int]:
 
 def koncepcio(char: dict, ctx: Context) -> None:
     """The concept (--template): it only weights the random choices that follow."""
+    ctx.rng.seed(_body_seed(char["seed"]))  # the body's stream (see `_named`)
     entry = ctx.choose("template", "koncepciok", allowed=_open_concepts(ctx), why=_concept_why(ctx))
     ctx.cache["_concept_entry"] = entry
     ctx.cache.pop("_wanted", None)
@@ -552,6 +554,8 @@ def _concept_fits(concept: dict, ctx: Context) -> str:
     era = ctx.option("korszak")
     if era and era not in concept["korszak"]:
         return f"{concept['name']} does not live in the era {era}"
+    if not ctx.open_values("korszak", concept["korszak"]):
+        return f"{concept['name']} lives in no era the options leave open"
     arcane = concept.get("arkan_hatter")
     if not arcane:
         return ""
@@ -610,12 +614,15 @@ def _hatrany_points(entries: list[dict], r: _Rules) -> int:
 
 
 def _clash(entry: dict, chosen: list[dict]) -> dict | None:
-    """The Hátrány already chosen that `entry` cannot stand beside (two grades of one)."""
-    group = entry.get("csoport")
-    if group:
-        for other in chosen:
-            if other.get("csoport") == group:
-                return other
+    """The entry already chosen that `entry` cannot stand beside: either's `excludes`
+    names the other's id or a tag (two grades of one Hátrány share a tag both exclude)."""
+    names = entry_names(entry)
+    banned = set(entry.get("excludes") or ())
+    for other in chosen:
+        if other is entry:
+            continue
+        if banned & entry_names(other) or set(other.get("excludes") or ()) & names:
+            return other
     return None
 
 
@@ -624,9 +631,9 @@ def _check_hatranyok(chosen: list[dict], r: _Rules) -> None:
     for n, entry in enumerate(chosen):
         other = _clash(entry, chosen[:n])
         if other is not None:
-            raise ChargenError(
-                f"--hatrany {other['id']} and {entry['id']} are two grades of one Hátrány: take one"
-            )
+            shared = set(entry.get("tags") or ()) & set(other.get("tags") or ())
+            what = "are two grades of one Hátrány" if shared else "cannot stand together"
+            raise ChargenError(f"--hatrany {other['id']} and {entry['id']} {what}: take one")
     points = _hatrany_points(chosen, r)
     if points > s["hatrany_max_pont"]:
         listed = ", ".join(e["id"] for e in chosen)
@@ -675,24 +682,19 @@ def _wanted_edges(ctx: Context) -> list[dict]:
     return out
 
 
-def _draw_hatranyok(ctx: Context, major: int, minor: int, banned: set[str]) -> list[dict]:
-    """`major` súlyos and `minor` enyhe Hátrányok, one at a time, none beside one it
-    cannot stand with (another grade of its own, one a wanted Előny excludes)."""
+def _draw_hatranyok(ctx: Context, major: int, minor: int) -> list[dict]:
+    """`major` súlyos and `minor` enyhe Hátrányok, one at a time, each fitting the
+    character so far (its concept and era, the Előnyök it must take, the Hátrányok
+    drawn before it: the tables' `when`, `unless` and `excludes`)."""
     table = ctx.table("hatranyok")
     chosen: list[dict] = []
     for grade, count in (("sulyos", major), ("enyhe", minor)):
+        among = [e for e in table.entries if e["sulyossag"] == grade]
         for _ in range(count):
-            pool = [
-                e
-                for e in table.entries
-                if e["sulyossag"] == grade
-                and e["id"] not in banned
-                and e not in chosen
-                and _clash(e, chosen) is None
-            ]
-            if not pool:
+            pool = [e for e in among if e not in chosen]
+            if not ctx.pool(table, pool):
                 raise ChargenError(f"hatranyok: no {GRADES[grade]} Hátrány left to draw")
-            entry = table.pick(ctx.rng, pool)
+            entry = ctx.pick("hatranyok", pool)
             chosen.append(entry)
             ctx.log(choice="hatrany", id=entry["id"], name=entry["name"], by="random")
     return chosen
@@ -712,7 +714,9 @@ def hatranyok(char: dict, ctx: Context) -> None:
             f"--elony given {len(wanted)} times: {s['ingyen_elony']} is free and Hátrány points "
             f"buy at most {s['hatrany_max_pont'] // s['ar_elony']} more"
         )
-    banned = {h for e in wanted for h in e.get("kizart_hatranyok") or ()}
+    edges = ctx.table("elonyok")
+    for edge in wanted:  # taken for certain: what they exclude is not drawn beside them
+        ctx.note(edge, edges)
     given = ctx.option("hatrany") or ()
     if given:
         chosen = [table.get(g, "hatrany") for g in given]
@@ -720,6 +724,13 @@ def hatranyok(char: dict, ctx: Context) -> None:
             raise ChargenError(f"--hatrany names the same Hátrány twice: {', '.join(given)}")
         _check_hatranyok(chosen, r)
         for e in chosen:
+            edge = _clash(e, wanted)
+            if edge is not None:
+                raise ChargenError(
+                    f"--hatrany {e['id']} and the Előny {edge['id']} cannot stand together: "
+                    f"{edge['name']} is not open to a character with {e['name']}"
+                )
+            ctx.note(e, table)
             ctx.log(choice="hatrany", id=e["id"], name=e["name"], by="option")
     else:
         weights = list(s["hatrany_pont_sulyok"])
@@ -730,14 +741,7 @@ def hatranyok(char: dict, ctx: Context) -> None:
         points = _weighted(ctx.rng, options, [weights[p] for p in options])
         comps = _compositions(points, r)
         major, minor = comps[int(ctx.rng.random() * len(comps))]
-        chosen = _draw_hatranyok(ctx, major, minor, banned)
-    for e in chosen:
-        if e["id"] in banned:
-            edge = next(w for w in wanted if e["id"] in (w.get("kizart_hatranyok") or ()))
-            raise ChargenError(
-                f"--hatrany {e['id']} and --elony {edge['id']} cannot stand together: "
-                f"{edge['name']} is not open to a character with {e['name']}"
-            )
+        chosen = _draw_hatranyok(ctx, major, minor)
     points = _hatrany_points(chosen, r)
     if points < reserved:
         raise ChargenError(
@@ -820,13 +824,20 @@ def kepzettsegek(char: dict, ctx: Context) -> None:
     attrs = char["alaptulajdonsagok"]
     favour = _concept(char, ctx)["kepzettseg_sulyok"]
     mult = s["kedvelt_kepzettseg_szorzo"]
-    level = {k: -1 for k in r.skills}
+    table = ctx.table("kepzettsegek")
+    level = {k: -1 for k in r.skills if ctx.fits(table.get(k))}  # the era's skills only
     for k in r.core:
         level[k] = r.skill_start
     budget = s["kepzettseg_pontok"] + char.get("hatrany_pontok", {}).get("kepzettseg", 0)
     left = budget
     bought = []
     for skill, rung in _needs(ctx, "kell_kepzettseg").items():
+        if skill not in level:
+            wanted = ", ".join(e["id"] for e in _wanted_edges(ctx))
+            era = ctx.table("korszakok").get(char["korszak"])["name"]
+            raise ChargenError(
+                f"--elony {wanted} needs {r.skills[skill]['name']}, a skill not known in {era}"
+            )
         while level[skill] < rung:
             price = r.step_cost(skill, level[skill] + 1, attrs)
             if price > left:
@@ -854,10 +865,12 @@ def kepzettsegek(char: dict, ctx: Context) -> None:
         left -= r.step_cost(chosen, level[chosen], attrs)
         bought.append(chosen)
     char["kepzettsegek"] = {k: r.ladder[lv] for k, lv in level.items() if lv >= 0}
+    for k in char["kepzettsegek"]:
+        ctx.note(table.get(k), table)
     ctx.log(kepzettseg_pontok=budget, vasarlas=bought)
 
 
-def _edge_problem(entry: dict, char: dict, taken: set[str], r: _Rules) -> str:
+def _edge_problem(entry: dict, char: dict, taken: set[str], r: _Rules, ctx: Context) -> str:
     """Why a character cannot take an Előny now ('' when it can)."""
     if entry["rang"] not in r.s["kezdo_rangok"]:
         return f"rang {entry['rang']} (a new Főszereplő is {', '.join(r.s['kezdo_rangok'])})"
@@ -875,10 +888,8 @@ def _edge_problem(entry: dict, char: dict, taken: set[str], r: _Rules) -> str:
     for other in entry.get("kell_elony") or ():
         if other not in taken:
             return f"needs the Előny {other}"
-    hindrances = {h["id"] for h in char.get("hatranyok", ())}
-    for other in entry.get("kizart_hatranyok") or ():
-        if other in hindrances:
-            return f"not with the Hátrány {other}"
+    if entry["id"] not in {e["id"] for e in _wanted_edges(ctx)} and not ctx.fits(entry):
+        return "it cannot stand beside what the character already is (its tables' conditions)"
     return ""
 
 
@@ -893,9 +904,9 @@ def elonyok(char: dict, ctx: Context) -> None:
     ids: set[str] = set()
     given = set(ctx.option("elony") or ())
     for entry in _wanted_edges(ctx):
-        why = _edge_problem(entry, char, ids, r)
+        why = _edge_problem(entry, char, ids, r, ctx)
         if why:
-            valid = [e["id"] for e in table.entries if not _edge_problem(e, char, ids, r)]
+            valid = [e["id"] for e in table.entries if not _edge_problem(e, char, ids, r, ctx)]
             raise ChoiceError("elony", entry["id"], valid, why)
         taken.append(entry)
         ids.add(entry["id"])
@@ -905,7 +916,7 @@ def elonyok(char: dict, ctx: Context) -> None:
         pool = [
             e
             for e in table.entries
-            if not _edge_problem(e, char, ids, r) and not e.get("arkan_kepzettseg")
+            if not _edge_problem(e, char, ids, r, ctx) and not e.get("arkan_kepzettseg")
         ]
         if not pool:
             raise ChargenError("elonyok: no Előny left whose requirements this character meets")
@@ -918,6 +929,7 @@ def elonyok(char: dict, ctx: Context) -> None:
             how = "random"
         taken.append(entry)
         ids.add(entry["id"])
+        ctx.note(entry, table)
         ctx.log(choice="elony", id=entry["id"], name=entry["name"], by=how)
     char["elonyok"] = [_edge(e) for e in taken]
 
@@ -971,6 +983,7 @@ def hatalmak(char: dict, ctx: Context) -> None:
         weights = [p.get("weight", 1) * (mult if p["id"] in favour else 1) for p in pool]
         power = _weighted(ctx.rng, pool, weights)
         pool.remove(power)
+        ctx.note(power, powers)
         chosen.append(power)
         ctx.log(choice="hatalom", id=power["id"], name=power["name"], by="random")
     skill = background["arkan_kepzettseg"]
@@ -1075,15 +1088,15 @@ def felszereles(char: dict, ctx: Context) -> None:
     fx = _sum_effects(_traits(char, ctx))
     ero = r.index[char["alaptulajdonsagok"]["ero"]]
     skills = char["kepzettsegek"]
+    items_table = ctx.table("felszereles")
     stock = [
         e
-        for e in ctx.table("felszereles").entries
+        for e in items_table.entries
         if era["id"] in e["korszak"] and _ero_short(e, ero, fx, r) <= 0
     ]
     bought: list[dict] = []
     for kind in r.s["bevasarlas"]:
         have = {e["id"] for e in bought}
-        two_handed = any(e.get("ketkezes") for e in bought)
         torso = any("torzs" in e.get("hely", ()) for e in bought if e["tipus"] == "pancel")
         pool = []
         for e in stock:
@@ -1091,11 +1104,12 @@ def felszereles(char: dict, ctx: Context) -> None:
                 continue
             if "kepzettseg" in e and e["kepzettseg"] not in skills:
                 continue
-            if kind == "pajzs" and (two_handed or FIGHTING not in skills):
+            if kind == "pajzs" and FIGHTING not in skills:
                 continue
             if kind == "pancel" and torso and "torzs" in e.get("hely", ()):
                 continue
             pool.append(e)
+        pool = list(ctx.pool(items_table, pool).entries) if pool else pool
         if not pool:
             continue
         weights = [
@@ -1105,6 +1119,7 @@ def felszereles(char: dict, ctx: Context) -> None:
             for e in pool
         ]
         entry = _weighted(ctx.rng, pool, weights)
+        ctx.note(entry, items_table)
         bought.append(entry)
         money -= entry["ar"]
         ctx.log(vasarlas=entry["id"], ar=entry["ar"], maradt=money)
@@ -1149,40 +1164,81 @@ def _set_derived(char, r: _Rules, fx, gear, pace: int, run: int, size: int, natu
 
 
 def nev(char: dict, ctx: Context) -> None:
-    """A Hungarian name, family name first, distinct within the batch.
-
-    A name already used in the batch re-derives the whole character from a new seed
-    (recorded as its `seed`), so that seed alone regenerates it, name included."""
-    name, gender = person_name(ctx)
-    for attempt in range(1, RETRIES + 1):
-        if _fresh(ctx, name):
-            break
-        seed = character_seed(char["seed"], attempt)
-        ctx.start(seed, ctx.index)
-        fresh = {k: char[k] for k in ("system", "kind")} | {
-            "template": None,
-            "seed": seed,
-            "name": None,
-        }
-        for step in PC_STEPS[:-1]:
-            ctx.step = step.id
-            step.run(fresh, ctx)
-        ctx.step = "nev"
-        char.clear()
-        char.update(fresh)
-        name, gender = person_name(ctx)
-    _remember(ctx, name)
-    char["name"] = name
+    """A Hungarian name, family name first, distinct within the batch (see `_named`)."""
+    gender = ctx.gender()
+    _named(char, ctx, lambda: person_name(ctx)[0])
     char["nem"] = GENDER[gender]
 
 
-RETRIES = 20  # new seeds tried for a member whose name is taken (then a number is added)
+# A character's seed has two parts: its low BODY_BITS bits seed everything but the
+# name, the whole seed seeds the name. A name already taken in the batch is drawn
+# again under a new seed with the same low bits: the same character, a new name, and
+# the new seed (recorded as `seed`) regenerates it alone, name included.
+BODY_BITS = 44
+NAME_SEEDS = 2**53 >> BODY_BITS  # seeds stay below 2**53
+NAME_SALT = 0x6E65765F6E6576  # the name stream differs from the body stream of one seed
+
+
+def _body_seed(seed: int) -> int:
+    return seed % (1 << BODY_BITS)
+
+
+def _name_seed(seed: int, attempt: int) -> int:
+    high = (seed >> BODY_BITS) + attempt
+    return _body_seed(seed) + (high % NAME_SEEDS << BODY_BITS)
+
+
+def _named(char: dict, ctx: Context, draw) -> None:
+    """Give the character the first name its seeds draw that is free in this batch."""
+    seed = char["seed"]
+    body = ctx.rng
+    try:
+        for attempt in range(RETRIES + 1):
+            candidate = _name_seed(seed, attempt)
+            ctx.rng = _NameStream(candidate ^ NAME_SALT)
+            name = draw()
+            if _fresh(ctx, name):
+                if attempt:
+                    char["seed"] = candidate
+                break
+        else:  # every seed tried drew a taken name (a tiny name list, a huge batch of beasts)
+            name = _numbered(ctx, name)
+    finally:
+        ctx.rng = body
+    _remember(ctx, name)
+    char["name"] = name
+
+
+class _NameStream:
+    """The name's own random stream: splitmix64 floats, cheap to seed (a name may be
+    drawn under many seeds before one is free)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & 0xFFFFFFFFFFFFFFFF
+
+    def random(self) -> float:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return ((z ^ (z >> 31)) >> 11) / 9007199254740992.0
+
+
+RETRIES = 48  # new name seeds tried for a name that is taken (then a number is added)
 
 
 def person_name(ctx: Context) -> tuple[str, str]:
-    """A person's name from the character's own stream (Hungarian order for hu)."""
+    """A person's name from the character's own stream (Hungarian order for hu); some
+    carry a second given name, as many Hungarians do ("Juhász Ferenc Tamás")."""
     locale = ctx.locale or ctx.system.locale
-    return ctx.person_name(family_first=locale.startswith("hu"))
+    family_first = locale.startswith("hu")
+    name, gender = ctx.person_name(family_first=family_first)
+    if ctx.rng.random() * 100 < rules(ctx).s["masodik_utonev_esely"]:
+        second = ctx.person_name(gender=gender, family_first=True)[0].rsplit(" ", 1)[-1]
+        if second not in name.split():
+            name = f"{name} {second}" if family_first else f"{name} {second}"
+    return name, gender
 
 
 def _fresh(ctx: Context, name: str) -> bool:
@@ -1476,29 +1532,14 @@ def npc(char: dict, ctx: Context) -> None:
     """A Mellékszereplő (or with --wild-card a Főszereplő NPC) from a template.
 
     A template's members are precomputed once per batch (see `_variants`); a member
-    costs one template pick, one variant pick and its name. A name already used in
-    the batch re-derives the member from a new seed (recorded as its `seed`), so the
-    member's seed alone regenerates it, name included.
+    costs one template pick, one variant pick and its name. The name comes from a
+    stream of its own (see `_named`), so a name already used in the batch is drawn
+    again from a new seed that the member records and that regenerates it alone.
     """
-    squad = _batch(ctx)[1]
+    ctx.rng.seed(_body_seed(char["seed"]))
     plan = _npc_body(char, ctx)
-    name, gender = _npc_name(plan, ctx)
-    for attempt in range(1, RETRIES + 1):
-        if _fresh(ctx, name):
-            break
-        if squad:  # a squad is regenerated by its batch seed: only the name is drawn again
-            ctx.rng.seed(character_seed(char["seed"], attempt))
-        else:
-            seed = character_seed(char["seed"], attempt)
-            ctx.start(seed, ctx.index)
-            char.clear()
-            char.update(system=ctx.system.id, kind=ctx.kind, template=None, seed=seed, name=None)
-            plan = _npc_body(char, ctx)
-        name, gender = _npc_name(plan, ctx)
-    if not _fresh(ctx, name):
-        name = _numbered(ctx, name)
-    _remember(ctx, name)
-    char["name"] = name
+    gender = ctx.gender() if plan.person else None
+    _named(char, ctx, lambda: _npc_name(plan, ctx)[0])
     if gender is not None:
         char["nem"] = GENDER[gender]
 
@@ -1512,6 +1553,11 @@ def _npc_name(plan: _Plan, ctx: Context) -> tuple[str, str | None]:
 def _npc_body(char: dict, ctx: Context) -> _Plan:
     """The member but its name: template, stat block and the fields of its role."""
     wild, squad, tough = _batch(ctx)
+    if squad and "squad" in ctx.shared:
+        era = ctx.shared["squad"][1]["korszak"]
+        ctx.set_fact("korszak", era)
+    else:
+        era = ctx.choose("korszak", "korszakok")["id"]
     if squad:
         shared = ctx.shared.get("squad")
         if shared is None:  # the first member draws the group's card; the rest copy it
@@ -1521,12 +1567,14 @@ def _npc_body(char: dict, ctx: Context) -> _Plan:
             member = _member(plan, _variants(plan, ctx, rules(ctx))[0], ctx, wild, tough)
             member["squad"] = f"{template['id']}-{ctx.batch_seed}"
             member["csoport_vadkocka"] = rules(ctx).s["csoport_vadkocka"]
+            member["korszak"] = era
             member["akciokartya"] = _card(ctx.rng, rules(ctx))
             shared = ctx.shared["squad"] = (plan, member)
         plan, member = shared
     else:
         if ctx.prompter is None and ctx.options.get("template") is None:
-            template = ctx.table("mellekszereplok").pick(ctx.rng)
+            template = ctx.pick("mellekszereplok")
+            ctx.set_fact("sablon", template["id"])
         else:
             template = ctx.choose("template", "mellekszereplok")
         key = ("_members", template["id"])
@@ -1539,14 +1587,27 @@ def _npc_body(char: dict, ctx: Context) -> _Plan:
         member = members.get(pick)
         if member is None:
             member = members[pick] = _member(plan, variants[pick], ctx, wild, tough)
+    ctx.set_fact("sablon", plan.id)
     char["template"] = plan.id
     char.update(member)
+    char["korszak"] = era
     return plan
 
 
 def beast_name(plan: _Plan, ctx: Context) -> str:
-    """An epithet and the template's name ("Sebhelyes farkas")."""
-    return f"{ctx.table('jelzok').pick(ctx.rng)['name']} {plan.name.lower()}"
+    """An epithet and the template's name ("Sebhelyes farkas"), for some two of them
+    ("Öreg, sebhelyes farkas"), each fitting the creature."""
+    key = ("_jelzok", plan.id)
+    pool = ctx.cache.get(key)
+    if pool is None:  # the epithets whose conditions fit this creature, once per batch
+        pool = ctx.cache[key] = ctx.pool("jelzok")
+    first = pool.pick(ctx.rng)
+    if len(pool) < 2 or ctx.rng.random() * 100 >= rules(ctx).s["jelzo_ket_esely"]:
+        return f"{first['name']} {plan.name.lower()}"
+    second = first
+    while second is first:
+        second = pool.pick(ctx.rng)
+    return f"{first['name']}, {second['name'].lower()} {plan.name.lower()}"
 
 
 # -- sheets -------------------------------------------------------------------------
@@ -1740,17 +1801,29 @@ SYSTEM = System(
     description="Főszereplők és Mellékszereplők: Vadkocka, Sorspont, Sebek, Szívósság, Hárítás.",
     specs=SPECS,
     effect_keys=frozenset(EFFECTS),
+    facts={"koncepcio": "koncepciok", "korszak": "korszakok", "sablon": "mellekszereplok"},
     labels=LABELS,
     pc=PC_STEPS,
     npc=npc,
     pc_options=[
-        Option("template", table="koncepciok", help="The character concept (koncepciok.toml)."),
+        Option(
+            "template",
+            table="koncepciok",
+            fact="koncepcio",
+            help="The character concept (koncepciok.toml).",
+        ),
         Option("hatrany", table="hatranyok", multiple=True, help="A Hátrány (repeatable)."),
         Option("elony", table="elonyok", multiple=True, help="An Előny (repeatable)."),
         Option("korszak", table="korszakok", help="The era the character shops in."),
     ],
     npc_options=[
-        Option("template", table="mellekszereplok", help="The template (mellekszereplok.toml)."),
+        Option(
+            "template",
+            table="mellekszereplok",
+            fact="sablon",
+            help="The template (mellekszereplok.toml).",
+        ),
+        Option("korszak", table="korszakok", help="The era of the batch (korszakok.toml)."),
         Option(
             "tough",
             table="szivos_fokozatok",
