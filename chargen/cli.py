@@ -16,11 +16,12 @@ from pathlib import Path
 
 import click
 
-from chargen import __version__
+from chargen import __version__, formats
 from chargen.errors import ChargenError, ChoiceError, PipeClosed, TableError
 from chargen.systems import REGISTRY, available, load
 
 FORMATS = ("table", "json", "jsonl", "markdown")
+PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
 MAX_COUNT = 1_000_000
 SEED_LIMIT = 2**53
 _debug = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
@@ -84,13 +85,25 @@ def common_options(func: Callable) -> Callable:
             default=None,
             help="Integer seed: the same seed, options, tables and version give the same output.",
         ),
-        format_option,
+        click.option(
+            "-f",
+            "--format",
+            "fmt",
+            type=SlugChoice(FORMATS + PRINT_FORMATS + formats.names()),
+            default="table",
+            show_default=True,
+            help="table (sheet or roster), json (array), jsonl (one object per line), markdown;"
+            " html and pdf (printable sheets and NPC cards); where a system has them: "
+            + ", ".join(f"{e.id} ({e.help})" for e in formats.FORMATS.values())
+            + ".",
+        ),
         click.option(
             "-o",
             "--output",
-            type=click.Path(dir_okay=False),
+            type=click.Path(),
             default=None,
-            help="Write to FILE (atomically) instead of stdout.",
+            help="Write to FILE (atomically) instead of stdout; -f foundry with -n 2 or more: "
+            "a new folder DIR.",
         ),
         click.option(
             "--locale",
@@ -232,7 +245,7 @@ def _generate_command(system, kind: str, step) -> click.Command:
         run_generate(system, kind, step, **params)
 
     command = callback
-    for option in reversed(options):
+    for option in reversed(options + formats.options_for(system.id)):
         command = _system_option(system, option)(command)
     command = click.option(
         "--interactive",
@@ -311,6 +324,8 @@ def run_generate(
     from chargen.procedure import generate
     from chargen.seeds import draw_seed
 
+    export = None if list_tables else formats.lookup(fmt, system.id, step)
+    export_values = formats.values_for(export, system.id, chosen)
     pack = load_tables(system, tables_dirs)
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output)
@@ -338,6 +353,17 @@ def run_generate(
         step.id if step is not None else None,
     )
     items = out.progress(items, count)
+    if export is not None:
+        return out.export(export, system, pack, items, count, export_values, output)
+    if fmt == "pdf":
+        from chargen import printable
+
+        if output in (None, "-") and sys.stdout.isatty():
+            raise ChargenError("a PDF is binary: write it with -o FILE, or pipe it")
+        data = printable.pdf(system, pack, items, count, step)
+        with out.destination(output) as stream:
+            out.write_bytes(data, stream)
+        return
     with out.destination(output) as stream:
         out.write(out.render(system, pack, items, fmt, count, step), stream)
 
@@ -372,6 +398,11 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs) -> 
     from chargen.dice import parse
     from chargen.seeds import draw_seed
 
+    formats.lookup(fmt, None)  # -f foundry and the like are for characters
+    if fmt in PRINT_FORMATS:
+        raise ChargenError(
+            f"-f {fmt} prints characters; a roll takes table, json, jsonl or markdown"
+        )
     parsed = [parse(e) for e in expressions]
     rng = random.Random(draw_seed() if seed is None else seed)
     rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)

@@ -140,6 +140,10 @@ def render(system, tables, items: Iterable[dict], fmt: str, count: int, step=Non
         return json_array(items)
     if fmt == "jsonl":
         return jsonl(items)
+    if fmt == "html":
+        from chargen import printable
+
+        return iter([printable.html(system, tables, items, count, step)])
     markdown = fmt == "markdown"
     if step is not None:
         if count == 1:
@@ -191,6 +195,8 @@ def destination(path: str | None):
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise ChargenError(f"cannot write {path}: folder {folder} does not exist")
+    if target.is_dir():
+        raise ChargenError(f"cannot write {path}: it is a folder (name a file)")
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
@@ -214,5 +220,60 @@ def write(chunks: Iterable[str], out: TextIO) -> None:
         for chunk in chunks:
             write_chunk(chunk)
         out.flush()
+    except BrokenPipeError:
+        raise PipeClosed() from None
+
+
+@contextmanager
+def new_folder(path: str):
+    """A folder written whole or not at all: files go into a temporary folder beside
+    it, renamed to `path` at the end and removed on any error or interrupt. `path`
+    must not exist yet, or be an empty folder."""
+    import shutil
+
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise ChargenError(f"cannot write {path}: folder {parent} does not exist")
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ChargenError(
+            f"cannot write the folder {path}: it exists (name a new or empty folder)"
+        )
+    try:
+        tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp"))
+    except OSError as exc:
+        raise ChargenError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)
+        if target.is_dir():
+            target.rmdir()
+        os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def export(fmt, system, tables, items: Iterable[dict], count: int, values: dict, path) -> None:
+    """Write a registered format (chargen.formats): text to stdout or `-o FILE`, or
+    with -n 2 or more and `-o DIR` the folder its module writes, when it has one."""
+    module = fmt.load()
+    if path not in (None, "-") and count > 1 and hasattr(module, "write_folder"):
+        with new_folder(path) as tmp:
+            module.write_folder(system, tables, items, count, values, tmp)
+        return
+    with destination(path) as stream:
+        write(module.render(system, tables, items, count, values), stream)
+
+
+def write_bytes(data: bytes, out) -> None:
+    """Write binary output (a PDF) to a text stream's buffer; a closed pipe as in `write`."""
+    try:
+        out.flush()
+        buffer = getattr(out, "buffer", out)
+        buffer.write(data)
+        buffer.flush()
     except BrokenPipeError:
         raise PipeClosed() from None

@@ -23,7 +23,7 @@ from chargen.conditions import GENDERS, MISSING, PRONOUNS, Rule, entry_names, re
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed
-from chargen.tables import Pool, Spec, Table, Tables, builtin_root, pack_dir
+from chargen.tables import MAX_ROLL_ROWS, Pool, Spec, Table, Tables, builtin_root, pack_dir
 
 StepFunction = Callable[[dict, "Context"], None]
 
@@ -141,9 +141,11 @@ class System:
             folder = pack_dir(root, self.id)
             if folder is not None:
                 dirs.append(folder)
+        from chargen.printable import PRINT_SPEC, PRINT_TABLE
+
         return Tables(
             self.id,
-            self.specs,
+            {PRINT_TABLE: PRINT_SPEC, **self.specs},
             self.effect_keys,
             dirs,
             self.check,
@@ -459,7 +461,7 @@ class Context:
         rolled again (the historik shows it, `rerolled`)."""
         rows = []
         pending = [name]
-        while pending and len(rows) < 50:
+        while pending and len(rows) <= MAX_ROLL_ROWS:  # the check keeps chains shorter
             table = self.tables[pending.pop(0)]
             value, entry = self._roll_fitting(table, why)
             event: dict[str, Any] = {"table": table.name}
@@ -471,11 +473,23 @@ class Context:
             if why:
                 event["for"] = why
             self.log(**event)
-            rows.append(entry)
             self.note(entry, table)
+            rows.append(self.resolved(entry, table) if id(entry) in table.varying else entry)
             ref = entry.get("ref")
             pending += [ref] if isinstance(ref, str) else list(ref or [])
         return rows
+
+    def resolved(self, entry: dict, table: str | Table) -> dict:
+        """A copy of the entry with its text keys resolved for this character (the entry
+        itself when none varies): what `roll_table` returns."""
+        tab = table if isinstance(table, Table) else self.tables[table]
+        if id(entry) not in tab.varying:
+            return entry
+        out = dict(entry)
+        for key in tab.text_keys:
+            if key in out:
+                out[key] = self.text(out[key])
+        return out
 
     def _label(self, entry: dict) -> Any:
         return self.text(entry.get("result") or entry.get("name") or entry.get("id"))
@@ -571,11 +585,11 @@ class Context:
         """
         tab = self.tables[table]
         fact = fact or self._fact_for(option, table)
-        pool = list(tab.entries) if allowed is None else list(allowed)
         wanted = self.options.get(option.replace("-", "_"))
         if isinstance(wanted, list | tuple):
             wanted = wanted[0] if wanted else None
         if wanted is not None:
+            pool = list(tab.entries) if allowed is None else list(allowed)
             entry = self._validated(option, tab, wanted, pool, why)
             reason = self._unfit(tab, entry)
             if reason:
@@ -583,27 +597,30 @@ class Context:
                 raise ChoiceError(option, wanted, valid, f"{self._name(entry)}: {reason}")
             how = "option"
         else:
-            free = allowed is None and not tab.compiled.conditioned and not self.banned
-            if free and not self._pin_bans() and not (fact and self._steers(fact)):
-                fitting = pool
+            steer = fact is not None and self._steers(fact)
+            chooser = None
+            if allowed is None and not steer and tab.die is None:
+                chooser = self.pool(tab)  # the table's own pool, or one memoised per facts
+                fitting = chooser.entries
             else:
-                fitting = self._fitting(tab, pool)
-                if fact and self._steers(fact):
+                fitting = self._fitting(tab, None if allowed is None else list(allowed))
+                if steer:
                     ids = set(self.open_values(fact, [e["id"] for e in fitting]))
                     fitting = [e for e in fitting if e["id"] in ids]
             if self.prompter is not None and len(fitting) > 1:
-                entry = self.prompter.choose(option, tab, fitting, self.rng)
+                entry = self.prompter.choose(option, tab, list(fitting), self.rng)
                 self.options[option.replace("-", "_")] = entry["id"]  # the batch takes it
                 how = "prompt"
             else:
                 if not fitting:
-                    if pool and self.steering().pins:
+                    some = tab.entries if allowed is None else allowed
+                    if some and self.steering().pins:
                         raise ChargenError(
                             f"no {option} fits this character beside "
                             f"{self.steering().given()} ({table} has none that fit)"
                         )
                     raise ChargenError(f"no {option} is open here ({table} has none that fit)")
-                entry = tab.pick(self.rng) if fitting is pool and free else _pick(self.rng, fitting)
+                entry = chooser.pick(self.rng) if chooser is not None else _pick(self.rng, fitting)
                 how = "random"
         if fact:
             self.facts[fact] = entry["id"]
@@ -770,8 +787,8 @@ class Steering:
                 continue
             tab = ctx.tables[opt.table]
             for item in value if isinstance(value, list | tuple) else [value]:
-                slug = normalize(item)
-                if slug not in tab:
+                slug = match_choice(tab, item) if isinstance(item, str) else None
+                if slug is None:
                     raise ChoiceError(opt.name, item, list(tab.ids))
                 entry = tab.get(slug)
                 fact = ctx._fact_for(opt.name, opt.table)
