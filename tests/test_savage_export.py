@@ -265,8 +265,23 @@ def test_edges_hindrances_and_abilities(exported):
             assert item["system"]["major"] is major
         abilities = [a["name"] for a in items_of(doc, "ability")]
         assert len(abilities) == len(char.get("kulonleges", ())) + (1 if char["szivos"] else 0)
-        for power in char.get("hatalmak", ()):
-            assert power["nev"] in [p["name"] for p in items_of(doc, "power")]
+        background = char.get("arkan_hatter") or {}
+        arcane = [e["name"] for e in edges if e["system"]["isArcaneBackground"]]
+        assert arcane == ([background["nev"]] if background else [])
+        powers = items_of(doc, "power")
+        assert [p["name"] for p in powers] == [p["nev"] for p in background.get("hatalmak", ())]
+        for item, power in zip(powers, background.get("hatalmak", ()), strict=True):
+            assert item["system"]["pp"] == power["ar"]
+            assert item["system"]["range"] == power["hatotav"]
+            assert item["system"]["duration"] == power["idotartam"]
+        if background:
+            points = background["hatalompont"]
+            assert doc["system"]["powerPoints"] == {"general": {"value": points, "max": points}}
+            arcane_swid = {"hit": "faith", "varazslas": "spellcasting", "pszionika": "psionics"}
+            want = arcane_swid.get(background["kepzettseg"], "weird-science")
+            assert want in {i["system"]["swid"] for i in items_of(doc, "skill")}
+        else:
+            assert "powerPoints" not in doc["system"]
 
 
 def test_weapons_armour_shields_and_gear_with_their_numbers(exported):
@@ -486,6 +501,10 @@ def expected(char: dict, latin1: bool) -> dict:
                 stats = {"damage": dmg} if dmg.startswith("Str") else {"damage": dmg}
             if thing.get("pancel_tores"):
                 stats["ap"] = str(thing["pancel_tores"])
+            if thing.get("eleres"):
+                stats["reach"] = str(thing["eleres"])
+            if thing.get("lovesek"):
+                stats["shots"] = str(thing["lovesek"])
             gear[name] = stats
         elif "pancel" in thing:
             gear[name] = {"armorBonus": thing["pancel"]}
@@ -507,6 +526,8 @@ def expected(char: dict, latin1: bool) -> dict:
         ],
         "edges": [fold(e["nev"]) for e in char["elonyok"]],
         "gear": gear,
+        "powers": [fold(p["nev"]) for p in (char.get("arkan_hatter") or {}).get("hatalmak", ())],
+        "power_points": (char.get("arkan_hatter") or {}).get("hatalompont"),
         "size": char["meret"],
         "running_die": die(char["futaskocka"])["sides"],
     }

@@ -163,16 +163,16 @@ def _skills(items: _Items, char: dict, tables) -> None:
 
 def _edges(items: _Items, char: dict, tables) -> None:
     table = tables["elonyok"]
+    background = (char.get("arkan_hatter") or {}).get("id")
     for edge in char.get("elonyok", ()):
         entry = _entry(table, edge["id"])
-        arcane = bool(edge.get("arcane_background") or entry.get("arkan_hatter"))
         items.add(
             "edge",
             edge.get("nev") or entry.get("name", edge["id"]),
             swid(edge["id"]),
             {
-                "description": _html(entry.get("description", "")),
-                "isArcaneBackground": arcane,
+                "description": _html(edge.get("hatas") or entry.get("description", "")),
+                "isArcaneBackground": edge["id"] == background,
             },
         )
 
@@ -187,7 +187,7 @@ def _hindrances(items: _Items, char: dict, tables) -> None:
             flaw.get("nev") or entry.get("name", flaw["id"]),
             swid(entry.get("csoport") or flaw["id"]),
             {
-                "description": _html(entry.get("description", "")),
+                "description": _html(flaw.get("hatas") or entry.get("description", "")),
                 "severity": "major" if major else "minor",
                 "major": major,
             },
@@ -221,6 +221,12 @@ def _gear(items: _Items, char: dict, tables) -> None:
             if not in_hand:
                 status, in_hand = (TWO_HANDS if two_handed else MAIN_HAND), True
             skill = thing.get("kepzettseg") or entry.get("kepzettseg", "")
+            notes = [f"Sebzés: {raw}" if _SPREAD.fullmatch(raw.replace(" ", "")) else ""]
+            notes.append(f"Elérés {thing['eleres']}" if thing.get("eleres") else "")
+            notes.append(
+                f"Újratöltés: {thing['ujratoltes']} akció" if thing.get("ujratoltes") else ""
+            )
+            notes.append(thing.get("megjegyzes", ""))
             system |= {
                 "damage": damage(raw),
                 "range": thing.get("lotav", ""),
@@ -229,16 +235,26 @@ def _gear(items: _Items, char: dict, tables) -> None:
                 "ap": thing.get("pancel_tores", 0),
                 "minStr": min_str,
                 "equipStatus": status,
-                "notes": f"Sebzés: {raw}" if _SPREAD.fullmatch(raw.replace(" ", "")) else "",
+                "shots": thing.get("lovesek", 0),
+                "notes": "; ".join(n for n in notes if n),
                 "actions": {
                     "trait": _name(skills, skill) if skill else "",
-                    "traitMod": "",
+                    "traitMod": f"{thing['talalat']:+d}" if thing.get("talalat") else "",
                     "dmgMod": "",
                 },
             }
         elif kind == "armor":
             covered = {m["locations"].get(h, h) for h in thing.get("hely", ())}
+            bullets = thing.get("lovedek_ellen")
             system |= {
+                "notes": "; ".join(
+                    n
+                    for n in (
+                        f"+{bullets} lövedékek ellen" if bullets else "",
+                        thing.get("megjegyzes", ""),
+                    )
+                    if n
+                ),
                 "armor": thing.get("pancel", 0),
                 "minStr": min_str,
                 "equipStatus": EQUIPPED,
@@ -252,6 +268,7 @@ def _gear(items: _Items, char: dict, tables) -> None:
             }
         else:
             system["equipStatus"] = CARRIED
+            system["notes"] = thing.get("megjegyzes", "")
         items.add(
             kind, thing.get("nev") or entry.get("name", "?"), swid(thing.get("id", "")), system
         )
@@ -280,21 +297,19 @@ def _abilities(items: _Items, char: dict, tables) -> None:
 
 
 def _powers(items: _Items, char: dict, tables) -> None:
-    """Powers, where the character has an Arcane Background (savage's `hatalmak`)."""
-    for power in char.get("hatalmak", ()):
+    """The powers of a Mágikus háttér (Arcane Background), on the general Power Points."""
+    background = char.get("arkan_hatter") or {}
+    for power in background.get("hatalmak", ()):
         system = {
-            "description": _html(power.get("leiras", "")),
-            "pp": power.get("ep", power.get("pp", 0)),
+            "description": _html(power.get("hatas", "")),
+            "pp": power.get("ar", 0),
             "range": str(power.get("hatotav", "")),
             "duration": str(power.get("idotartam", "")),
-            "rank": power.get("rang", ""),
-            "arcane": power.get("arkan_hatter", ""),
-            "damage": damage(power["sebzes"]) if power.get("sebzes") else "",
-            "trapping": power.get("kulsoseg", ""),
+            "rank": mapping()["ranks"].get(power.get("rang", ""), power.get("rang", "")),
+            "arcane": "",
         }
-        items.add(
-            "power", power.get("nev", power.get("id", "?")), swid(power.get("id", "")), system
-        )
+        key = power.get("id", "")
+        items.add("power", power.get("nev", key), mapping()["powers"].get(key) or swid(key), system)
 
 
 # -- the actor ------------------------------------------------------------------------
@@ -359,6 +374,10 @@ def actor(char: dict, tables, squad: dict | None = None) -> dict:
     }
     if not pc:
         system["wildcard"] = wild
+    background = char.get("arkan_hatter")
+    if background:
+        points = background.get("hatalompont", 0)
+        system["powerPoints"] = {"general": {"value": points, "max": points}}
     items = _Items(the_id)
     _skills(items, char, tables)
     _hindrances(items, char, tables)

@@ -63,6 +63,10 @@ def weapon_text(item: dict) -> str:
         parts.append(dmg if dmg.startswith("Str") else f"Damage {dmg}")
     if item.get("pancel_tores"):
         parts.append(f"AP {item['pancel_tores']}")
+    if item.get("eleres"):
+        parts.append(f"Reach {item['eleres']}")
+    if item.get("lovesek"):
+        parts.append(f"Shots {item['lovesek']}")
     return f"{gear_name(item['nev'])} ({', '.join(parts)})" if parts else gear_name(item["nev"])
 
 
@@ -137,11 +141,11 @@ def block(char: dict, tables, members: list[str] | None = None) -> str:
         lines.append(_wrap(f"Hindrances: {flaws}"))
     if char.get("elonyok"):
         lines.append(_wrap(f"Edges: {', '.join(e['nev'] for e in char['elonyok'])}"))
-    powers = char.get("hatalmak") or ()
+    background = char.get("arkan_hatter") or {}
+    powers = background.get("hatalmak") or ()
     if powers:
         lines.append(_wrap(f"Powers: {', '.join(p['nev'] for p in powers)}"))
-        if char.get("ep") is not None:
-            lines.append(f"Power Points: {char['ep']}")
+        lines.append(f"Power Points: {background.get('hatalompont', 0)}")
     gear = [gear_text(i) for i in char.get("felszereles", ())]
     if gear:
         lines.append(_wrap(f"Gear: {', '.join(gear)}"))
