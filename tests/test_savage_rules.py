@@ -236,6 +236,8 @@ def _check_arcane(char: dict) -> None:
     for power in arcane["hatalmak"]:
         entry = POWERS[power["id"]]
         assert entry["rang"] == "ujonc"
+        # a power of another background is not drawn (a priest reads no minds)
+        assert arcane["id"] in entry.get("when", {}).get("arkan_hatter", [arcane["id"]])
         assert (
             power["nev"],
             power["ar"],

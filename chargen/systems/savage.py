@@ -532,6 +532,7 @@ def koncepcio(char: dict, ctx: Context) -> None:
     char["template"] = entry["id"]
     char["koncepcio"] = entry["name"]
     char["foszereplo"] = True
+    char["rang"] = rules(ctx).s["kezdo_rangok"][0]
 
 
 def korszak(char: dict, ctx: Context) -> None:
@@ -970,7 +971,9 @@ def hatalmak(char: dict, ctx: Context) -> None:
     r = rules(ctx)
     powers = ctx.table("hatalmak")
     favour = set(_concept(char, ctx).get("kedvelt_hatalmak") or ())
+    ctx.set_fact("arkan_hatter", background["id"])
     pool = [p for p in powers.entries if p["rang"] in r.s["kezdo_rangok"]]
+    pool = list(ctx.pool(powers, pool).entries)  # the powers of this background
     count = background.get("kezdo_hatalmak", 0)
     if len(pool) < count:
         raise ChargenError(
@@ -1139,6 +1142,7 @@ def derived(char: dict, ctx: Context) -> None:
     char["vadkocka"] = r.s["vadkocka"]
     char["sorspont"] = r.s["sorspont_jatekos"] + fx["sorspont"]
     char["sebek_max"] = r.s["sebek_foszereplo"]
+    char["sebbuntetes_max"] = r.s["sebbuntetes_max"]
     char["szivos"] = None
 
 
@@ -1271,7 +1275,7 @@ PC_STEPS = [
     Step(
         "koncepcio",
         koncepcio,
-        fields=("koncepcio", "foszereplo"),
+        fields=("koncepcio", "foszereplo", "rang"),
         lists=("koncepciok",),
         label="Koncepció",
         help="The character concept (--template): it weights the random choices.",
@@ -1613,30 +1617,72 @@ def beast_name(plan: _Plan, ctx: Context) -> str:
 # -- sheets -------------------------------------------------------------------------
 
 
-def _gear_rows(char: dict) -> list[list]:
+PLACES = {"fej": "fej", "torzs": "törzs", "kar": "kar", "lab": "láb"}
+RANKS = {"ujonc": "Újonc", "tapasztalt": "Tapasztalt", "veteran": "Veterán", "hos": "Hős"}
+
+
+def _item_rules(item: dict, char: dict, tables: Tables) -> str:
+    """An item's numbers and rules in one line, in the sheet's words."""
     ero = char["alaptulajdonsagok"]["ero"]
-    rows = []
-    for item in char.get("felszereles", ()):
-        numbers = []
-        if "sebzes" in item:
-            dmg = item["sebzes"]
-            if dmg.startswith("Erő"):
-                dmg = f"{dmg} ({ero}{dmg[3:]})"
-            numbers.append(f"Sebzés {dmg}")
-        if "pancel_tores" in item:
-            numbers.append(f"PT {item['pancel_tores']}")
-        if "lotav" in item:
-            numbers.append(f"Lőtáv {item['lotav']}")
-        if "tgy" in item:
-            numbers.append(f"TGY {item['tgy']}")
-        if "pancel" in item:
-            numbers.append(f"Páncél +{item['pancel']} ({', '.join(item.get('hely', ()))})")
-        if "haritas" in item:
-            numbers.append(f"Hárítás +{item['haritas']}")
-        if "min_ero" in item:
-            numbers.append(f"min. Erő {item['min_ero']}")
-        rows.append([item["nev"], "; ".join(numbers), item["ar"]])
-    return rows
+    out = []
+    if "sebzes" in item:
+        dmg = item["sebzes"]
+        if dmg.startswith("Erő"):
+            dmg = f"{dmg} ({ero}{dmg[3:]})"
+        out.append(f"Sebzés {dmg}")
+    if "pancel_tores" in item:
+        out.append(f"PT {item['pancel_tores']}")
+    if "eleres" in item:
+        out.append(f"Elérés {item['eleres']}")
+    if "lotav" in item:
+        thrown = ", dobható (Atlétika)" if item.get("dobhato") else ""
+        out.append(f"Lőtáv {item['lotav']}{thrown}")
+    if "tgy" in item:
+        out.append(f"TGY {item['tgy']}")
+    if "lovesek" in item:
+        out.append(f"Lövés {item['lovesek']}")
+    if "talalat" in item:
+        out.append(f"+{item['talalat']} a támadásra")
+    if "ujratoltes" in item:
+        out.append(f"Újratöltés {item['ujratoltes']} cselekvés")
+    if "pancel" in item:
+        places = ", ".join(PLACES.get(h, h) for h in item.get("hely", ()))
+        out.append(f"Páncél +{item['pancel']} ({places})")
+    if "lovedek_ellen" in item:
+        out.append(f"+{item['lovedek_ellen']} lövedék ellen")
+    if "haritas" in item:
+        out.append(f"Hárítás +{item['haritas']}")
+    if item.get("ketkezes"):
+        out.append("kétkezes")
+    if "min_ero" in item:
+        out.append(f"min. Erő {item['min_ero']}")
+        short = _short_steps(item, char, tables)
+        if short:
+            what = "Ügyesség és képzettségei" if item["tipus"] == "pancel" else "támadás"
+            out.append(f"Erő alatt: -{short} {what}")
+    if item.get("megjegyzes"):
+        out.append(item["megjegyzes"].rstrip("."))
+    return "; ".join(out)
+
+
+def _short_steps(item: dict, char: dict, tables: Tables) -> int:
+    """Die steps the bearer's Erő falls short of the item's min. Erő (for armour with
+    the `pancel_ero` effects of its Hátrányok and Előnyök: Kövér one step lower)."""
+    rungs = {die: i for i, die in enumerate(ladder(tables["beallitasok"]))}
+    have = rungs.get(char["alaptulajdonsagok"]["ero"], 0)
+    if item["tipus"] == "pancel":
+        for key, table in (("hatranyok", "hatranyok"), ("elonyok", "elonyok")):
+            for own in char.get(key, ()):
+                if own["id"] in tables[table]:
+                    have += (tables[table].get(own["id"]).get("effects") or {}).get("pancel_ero", 0)
+    return max(0, rungs.get(item["min_ero"], 0) - have)
+
+
+def _gear_rows(char: dict, tables: Tables) -> list[list]:
+    return [
+        [item["nev"], _item_rules(item, char, tables), item["ar"]]
+        for item in char.get("felszereles", ())
+    ]
 
 
 def _trait_rows(char: dict) -> list[list]:
@@ -1662,6 +1708,7 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
         ["Vadkocka", _wild_die(char)],
         ["Sorspont", char["sorspont"]],
         ["Sebek", _wounds(char, tables)],
+        ["Sebbüntetés", _wound_penalty(tables)],
     ]
     if char.get("meret"):
         rows.insert(4, ["Méret", f"{char['meret']:+d}"])
@@ -1678,14 +1725,17 @@ def _arcane_sections(char: dict) -> list[Section]:
         ["Hatalompont", arcane["hatalompont"]],
     ]
     powers = [
-        [p["nev"], p["ar"], p["hatotav"], p["idotartam"], p["hatas"]] for p in arcane["hatalmak"]
+        [p["nev"], f"{p['ar']} HP; Hatótáv {p['hatotav']}; {p['idotartam']}. {p['hatas']}"]
+        for p in arcane["hatalmak"]
     ]
-    return [
-        Section("Mágikus háttér", rows=rows),
-        Section(
-            "Hatalmak", rows=powers, headers=["Hatalom", "HP", "Hatótáv", "Időtartam", "Hatás"]
-        ),
-    ]
+    return [Section("Mágikus háttér", rows=rows), Section("Hatalmak", rows=powers)]
+
+
+def _wound_penalty(tables: Tables) -> str:
+    """The document's wound penalty ("Minden Seb -1 Mozgás és -1 minden Jellemzőpróba,
+    legfeljebb -3"), with the pack's cap."""
+    cap = tables["beallitasok"].settings["sebbuntetes_max"]
+    return f"Sebenként -1 minden Jellemzőpróbára és a Mozgásra, legfeljebb -{cap}"
 
 
 def _wild_die(char: dict) -> str:
@@ -1730,11 +1780,14 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
     pc = char["kind"] == "pc"
     who = "Főszereplő" if char["foszereplo"] else "Mellékszereplő"
     head = [["Név", char["name"]], ["Szerep", who]]
+    era = _name_of(tables["korszakok"], char.get("korszak", ""))
     if pc:
-        era = _name_of(tables["korszakok"], char.get("korszak", ""))
-        head += [["Koncepció", char.get("koncepcio", "")], ["Korszak", era]]
+        rank = RANKS.get(char.get("rang", ""), char.get("rang", ""))
+        head += [["Rang", rank], ["Koncepció", char.get("koncepcio", "")], ["Korszak", era]]
     else:
         head.append(["Sablon", _name_of(tables["mellekszereplok"], char["template"])])
+        if char.get("korszak"):
+            head.append(["Korszak", era])
     sections = [
         Section(who, rows=head),
         Section("Alaptulajdonságok", rows=_trait_rows(char)),
@@ -1742,15 +1795,16 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         Section("Származtatott értékek", rows=_derived_rows(char, tables)),
     ]
     if char.get("hatranyok"):
-        text = ", ".join(_flaw_label(h) for h in char["hatranyok"])
-        sections.append(Section("Hátrányok", text=text))
+        rows = [[_flaw_label(h), h.get("hatas", "")] for h in char["hatranyok"]]
+        sections.append(Section("Hátrányok", rows=rows))
     if char.get("elonyok"):
-        sections.append(Section("Előnyök", text=", ".join(e["nev"] for e in char["elonyok"])))
+        rows = [[e["nev"], e.get("hatas", "")] for e in char["elonyok"]]
+        sections.append(Section("Előnyök", rows=rows))
     if char.get("arkan_hatter"):
         sections += _arcane_sections(char)
     if char.get("kulonleges"):
         sections.append(Section("Különleges képességek", text="\n".join(char["kulonleges"])))
-    rows = _gear_rows(char)
+    rows = _gear_rows(char, tables)
     if rows or pc:
         sections.append(Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"]))
     if pc:
@@ -1801,7 +1855,12 @@ SYSTEM = System(
     description="Főszereplők és Mellékszereplők: Vadkocka, Sorspont, Sebek, Szívósság, Hárítás.",
     specs=SPECS,
     effect_keys=frozenset(EFFECTS),
-    facts={"koncepcio": "koncepciok", "korszak": "korszakok", "sablon": "mellekszereplok"},
+    facts={
+        "koncepcio": "koncepciok",
+        "korszak": "korszakok",
+        "sablon": "mellekszereplok",
+        "arkan_hatter": "elonyok",
+    },
     labels=LABELS,
     pc=PC_STEPS,
     npc=npc,
