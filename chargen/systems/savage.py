@@ -1192,12 +1192,18 @@ def _name_seed(seed: int, attempt: int) -> int:
     return _body_seed(seed) + (high % NAME_SEEDS << BODY_BITS)
 
 
-def _named(char: dict, ctx: Context, draw) -> None:
-    """Give the character the first name its seeds draw that is free in this batch."""
+def _named(char: dict, ctx: Context, draw, key: str | None = None) -> None:
+    """Give the character the first name its seeds draw that is free in this batch.
+
+    `key` names a small name space (a beast's epithets): once every try of a member
+    of it found only taken names, the next ones take a number at once."""
     seed = char["seed"]
     body = ctx.rng
+    tries = (
+        0 if key is not None and key in ctx.shared.setdefault("nevek_kimerult", set()) else RETRIES
+    )
     try:
-        for attempt in range(RETRIES + 1):
+        for attempt in range(tries + 1):
             candidate = _name_seed(seed, attempt)
             ctx.rng = _NameStream(candidate ^ NAME_SALT)
             name = draw()
@@ -1207,6 +1213,8 @@ def _named(char: dict, ctx: Context, draw) -> None:
                 break
         else:  # every seed tried drew a taken name (a tiny name list, a huge batch of beasts)
             name = _numbered(ctx, name)
+            if key is not None:  # its names are spent: later ones get a number at once
+                ctx.shared["nevek_kimerult"].add(key)
     finally:
         ctx.rng = body
     _remember(ctx, name)
@@ -1238,10 +1246,12 @@ def person_name(ctx: Context) -> tuple[str, str]:
     locale = ctx.locale or ctx.system.locale
     family_first = locale.startswith("hu")
     name, gender = ctx.person_name(family_first=family_first)
-    if ctx.rng.random() * 100 < rules(ctx).s["masodik_utonev_esely"]:
-        second = ctx.person_name(gender=gender, family_first=True)[0].rsplit(" ", 1)[-1]
+    if family_first and ctx.rng.random() * 100 < ctx.cache["_rules"].s["masodik_utonev_esely"]:
+        from chargen import names
+
+        second = names.picker(locale).given[gender].pick(ctx.rng)
         if second not in name.split():
-            name = f"{name} {second}" if family_first else f"{name} {second}"
+            name = f"{name} {second}"
     return name, gender
 
 
@@ -1259,15 +1269,19 @@ def _remember(ctx: Context, name: str) -> None:
         ctx.shared["nevek_max"] = rules(ctx).s["egyedi_nevek_max"]
     if len(seen) >= ctx.shared["nevek_max"]:
         seen.clear()
+        ctx.shared.get("nevek_kimerult", set()).clear()
+        ctx.shared.get("nevek_szam", {}).clear()
     seen.add(name)
 
 
 def _numbered(ctx: Context, name: str) -> str:
     """The last resort when every new seed gave a taken name (a tiny name list):
     the name with the first free number."""
-    n = 2
+    counts = ctx.shared.setdefault("nevek_szam", {})
+    n = counts.get(name, 1) + 1
     while not _fresh(ctx, f"{name} {n}"):
         n += 1
+    counts[name] = n
     return f"{name} {n}"
 
 
@@ -1543,7 +1557,7 @@ def npc(char: dict, ctx: Context) -> None:
     ctx.rng.seed(_body_seed(char["seed"]))
     plan = _npc_body(char, ctx)
     gender = ctx.gender() if plan.person else None
-    _named(char, ctx, lambda: _npc_name(plan, ctx)[0])
+    _named(char, ctx, lambda: _npc_name(plan, ctx)[0], None if plan.person else plan.id)
     if gender is not None:
         char["nem"] = GENDER[gender]
 
@@ -1554,11 +1568,32 @@ def _npc_name(plan: _Plan, ctx: Context) -> tuple[str, str | None]:
     return beast_name(plan, ctx), None
 
 
+def _npc_eras(ctx: Context):
+    """The eras an NPC of this batch may belong to, as a pool (once per batch): the one
+    --korszak names, else those under which the pinned choices (--template) can hold."""
+    found = ctx.cache.get("_npc_eras")
+    if found is None:
+        table = ctx.table("korszakok")
+        given = ctx.option("korszak")
+        if given:
+            allowed = [ctx._validated("korszak", table, given, list(table.entries), "")]
+        else:
+            open_ = set(ctx.open_values("korszak", table.ids))
+            allowed = [e for e in table.entries if e["id"] in open_]
+        if not allowed:
+            raise ChargenError("no era (korszakok) fits the options given")
+        found = ctx.cache["_npc_eras"] = ctx.pool(table, allowed)
+    return found
+
+
 def _npc_body(char: dict, ctx: Context) -> _Plan:
     """The member but its name: template, stat block and the fields of its role."""
     wild, squad, tough = _batch(ctx)
     if squad and "squad" in ctx.shared:
         era = ctx.shared["squad"][1]["korszak"]
+        ctx.set_fact("korszak", era)
+    elif ctx.prompter is None:
+        era = _npc_eras(ctx).pick(ctx.rng)["id"]
         ctx.set_fact("korszak", era)
     else:
         era = ctx.choose("korszak", "korszakok")["id"]
@@ -1577,8 +1612,11 @@ def _npc_body(char: dict, ctx: Context) -> _Plan:
         plan, member = shared
     else:
         if ctx.prompter is None and ctx.options.get("template") is None:
-            template = ctx.pick("mellekszereplok")
-            ctx.set_fact("sablon", template["id"])
+            key = ("_templates", era)  # the era's templates, once per batch (no excludes)
+            pool = ctx.cache.get(key)
+            if pool is None:
+                pool = ctx.cache[key] = ctx.pool("mellekszereplok")
+            template = pool.pick(ctx.rng)
         else:
             template = ctx.choose("template", "mellekszereplok")
         key = ("_members", template["id"])
