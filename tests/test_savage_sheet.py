@@ -39,7 +39,8 @@ def pcs() -> list[dict]:
 
 
 def _sheet(char: dict) -> str:
-    return "".join(render(SYSTEM, TABLES, [char], "table", 1))
+    """The sheet with its wrapped lines joined, so a rules text reads as one line."""
+    return " ".join("".join(render(SYSTEM, TABLES, [char], "table", 1)).split())
 
 
 def test_json_items_carry_their_rules_fields(pcs):
@@ -81,10 +82,10 @@ def test_sheet_shows_rank_wound_penalty_and_each_effect(pcs):
         assert "Rang" in text and "Újonc" in text
         assert "Sebbüntetés" in text and "legfeljebb -3" in text
         for flaw in char["hatranyok"]:
-            assert FLAWS[flaw["id"]]["description"] in text
+            assert " ".join(FLAWS[flaw["id"]]["description"].split()) in text
             assert flaw["hatas"] == FLAWS[flaw["id"]]["description"]
         for edge in char["elonyok"]:
-            assert EDGES[edge["id"]]["description"] in text
+            assert " ".join(EDGES[edge["id"]]["description"].split()) in text
             assert edge["rang"] == EDGES[edge["id"]]["rang"]
         assert char["rang"] == "ujonc" and char["sebbuntetes_max"] == 3
 

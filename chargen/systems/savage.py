@@ -19,7 +19,7 @@ from typing import Any
 from chargen.conditions import entry_names
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
 from chargen.labels import builtin_labels
-from chargen.procedure import Context, Option, Section, Step, System
+from chargen.procedure import Context, Option, Part, Section, Step, System
 from chargen.tables import Spec, Table, Tables, key_line
 
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
@@ -1636,11 +1636,11 @@ RANKS = {"ujonc": "Újonc", "tapasztalt": "Tapasztalt", "veteran": "Veterán", "
 
 def _item_rules(item: dict, char: dict, tables: Tables) -> str:
     """An item's numbers and rules in one line, in the sheet's words."""
-    ero = char["alaptulajdonsagok"]["ero"]
+    ero = char.get("alaptulajdonsagok", {}).get("ero")  # a step alone has no dice
     out = []
     if "sebzes" in item:
         dmg = item["sebzes"]
-        if dmg.startswith("Erő"):
+        if dmg.startswith("Erő") and ero:
             dmg = f"{dmg} ({ero}{dmg[3:]})"
         out.append(f"Sebzés {dmg}")
     if "pancel_tores" in item:
@@ -1669,7 +1669,7 @@ def _item_rules(item: dict, char: dict, tables: Tables) -> str:
         out.append("kétkezes")
     if "min_ero" in item:
         out.append(f"min. Erő {item['min_ero']}")
-        short = _short_steps(item, char, tables)
+        short = _short_steps(item, char, tables) if ero else 0
         if short:
             what = "Ügyesség és képzettségei" if item["tipus"] == "pancel" else "támadás"
             out.append(f"Erő alatt: -{short} {what}")
@@ -1731,7 +1731,7 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
 def _arcane_sections(char: dict) -> list[Section]:
     """The Mágikus háttér: its skill and die, the Hatalompontok, each power's rules."""
     arcane = char["arkan_hatter"]
-    die = char["kepzettsegek"].get(arcane["kepzettseg"], "")
+    die = char.get("kepzettsegek", {}).get(arcane["kepzettseg"], "")
     rows = [
         ["Háttér", arcane["nev"]],
         ["Mágikus képzettség", f"{arcane['kepzettseg_nev']} {die}".strip()],
@@ -1801,30 +1801,89 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         head.append(["Sablon", _name_of(tables["mellekszereplok"], char["template"])])
         if char.get("korszak"):
             head.append(["Korszak", era])
-    sections = [
-        Section(who, rows=head),
-        Section("Alaptulajdonságok", rows=_trait_rows(char)),
-        Section("Képzettségek", text=_skill_text(char, tables)),
-        Section("Származtatott értékek", rows=_derived_rows(char, tables)),
-    ]
-    if char.get("hatranyok"):
-        rows = [[_flaw_label(h), h.get("hatas", "")] for h in char["hatranyok"]]
-        sections.append(Section("Hátrányok", rows=rows))
-    if char.get("elonyok"):
-        rows = [[e["nev"], e.get("hatas", "")] for e in char["elonyok"]]
-        sections.append(Section("Előnyök", rows=rows))
-    if char.get("arkan_hatter"):
-        sections += _arcane_sections(char)
+    sections = [Section(who, rows=head)]
+    sections += _traits_part(char, tables) + _skills_part(char, tables)
+    sections.append(Section("Származtatott értékek", rows=_derived_rows(char, tables)))
+    sections += _flaws_part(char, tables) + _edges_part(char, tables)
+    sections += _arcane_part(char, tables)
     if char.get("kulonleges"):
         sections.append(Section("Különleges képességek", text="\n".join(char["kulonleges"])))
-    rows = _gear_rows(char, tables)
-    if rows or pc:
-        sections.append(Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"]))
+    if char.get("felszereles") or pc:
+        sections += _gear_part(char, tables)
     if pc:
-        unit = tables["beallitasok"].settings["penznem"]
-        money = f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})"
-        sections.append(Section("Pénz", text=money))
+        sections += _money_part(char, tables)
     return sections
+
+
+def _concept_part(char: dict, tables: Tables) -> list[Section]:
+    rank = RANKS.get(char.get("rang", ""), char.get("rang", ""))
+    return [Section("Koncepció", rows=[["Koncepció", char["koncepcio"]], ["Rang", rank]])]
+
+
+def _era_part(char: dict, tables: Tables) -> list[Section]:
+    era = _name_of(tables["korszakok"], char["korszak"])
+    return [Section("Korszak", rows=[["Korszak", era]])]
+
+
+def _traits_part(char: dict, tables: Tables) -> list[Section]:
+    return [Section("Alaptulajdonságok", rows=_trait_rows(char))]
+
+
+def _skills_part(char: dict, tables: Tables) -> list[Section]:
+    return [Section("Képzettségek", text=_skill_text(char, tables))]
+
+
+def _flaws_part(char: dict, tables: Tables) -> list[Section]:
+    out = []
+    if char.get("hatranyok"):
+        rows = [[_flaw_label(h), h.get("hatas", "")] for h in char["hatranyok"]]
+        out.append(Section("Hátrányok", rows=rows))
+    points = char.get("hatrany_pontok")
+    if points and points.get("osszes"):
+        unit = tables["beallitasok"].settings["penznem"]
+        spent = [
+            ("tulajdonsag", "alaptulajdonság-lépés"),
+            ("elony", "Előny"),
+            ("kepzettseg", "képzettségpont"),
+            ("penz", f"pont pénzre (kétszeres kezdőpénz, {unit})"),
+        ]
+        text = ", ".join(f"{points[k]} {word}" for k, word in spent if points.get(k))
+        out.append(Section("Hátránypontok", text=f"{points['osszes']} pont: {text}"))
+    return out
+
+
+def _edges_part(char: dict, tables: Tables) -> list[Section]:
+    if not char.get("elonyok"):
+        return []
+    return [Section("Előnyök", rows=[[e["nev"], e.get("hatas", "")] for e in char["elonyok"]])]
+
+
+def _arcane_part(char: dict, tables: Tables) -> list[Section]:
+    return _arcane_sections(char) if char.get("arkan_hatter") else []
+
+
+def _gear_part(char: dict, tables: Tables) -> list[Section]:
+    rows = _gear_rows(char, tables)
+    return [Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"])]
+
+
+def _money_part(char: dict, tables: Tables) -> list[Section]:
+    unit = tables["beallitasok"].settings["penznem"]
+    money = f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})"
+    return [Section("Pénz", text=money)]
+
+
+PARTS = [
+    Part(("koncepcio", "rang"), _concept_part),
+    Part(("korszak",), _era_part),
+    Part(("hatranyok", "hatrany_pontok"), _flaws_part),
+    Part(("alaptulajdonsagok",), _traits_part),
+    Part(("kepzettsegek",), _skills_part),
+    Part(("elonyok",), _edges_part),
+    Part(("arkan_hatter",), _arcane_part),
+    Part(("felszereles",), _gear_part),
+    Part(("kezdo_penz", "penz"), _money_part),
+]
 
 
 def group_rule(die: str) -> str:
@@ -1909,6 +1968,7 @@ SYSTEM = System(
         ),
     ],
     sheet=sheet,
+    parts=PARTS,
     labels_table="cimkek",
     batch_sheet=batch_sheet,
     check=check_pack,
