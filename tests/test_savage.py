@@ -732,7 +732,7 @@ def test_cli_impossible_hatranyok_and_elonyok_exit_2():
 
 def test_interactive_asks_for_the_concept_and_takes_the_answer():
     result = run(
-        "savage", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="tudos\n" + "\n" * 12
+        "savage", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="tudos\n" + "\n" * 80
     )
     assert result.exit_code == 0, result.stderr
     assert "Tudós:" in result.stderr

@@ -501,7 +501,10 @@ def _sum_effects(entries) -> dict[str, int]:
 def koncepcio(char: dict, ctx: Context) -> None:
     """The concept (--template): it only weights the random choices that follow."""
     ctx.rng.seed(_body_seed(char["seed"]))  # the body's stream (see `_named`)
-    entry = ctx.choose("template", "koncepciok", allowed=_open_concepts(ctx), why=_concept_why(ctx))
+    option = "template" if ctx.prompter is None or ctx.option("template") else "koncepcio"
+    entry = ctx.choose(
+        option, "koncepciok", allowed=_open_concepts(ctx), why=_concept_why(ctx), fact="koncepcio"
+    )
     ctx.cache["_concept_entry"] = entry
     ctx.cache.pop("_wanted", None)
     char["template"] = entry["id"]
@@ -717,7 +720,10 @@ def hatranyok(char: dict, ctx: Context) -> None:
         points = _weighted(ctx.rng, options, [weights[p] for p in options])
         comps = _compositions(points, r)
         major, minor = comps[int(ctx.rng.random() * len(comps))]
-        chosen = _draw_hatranyok(ctx, major, minor)
+        if ctx.prompter is not None:
+            chosen = _ask_hatranyok(ctx, r, major, minor)
+        else:
+            chosen = _draw_hatranyok(ctx, major, minor)
     points = _hatrany_points(chosen, r)
     if points < reserved:
         raise ChargenError(
@@ -725,8 +731,51 @@ def hatranyok(char: dict, ctx: Context) -> None:
             f"the chosen Hátrányok give {points}"
         )
     char["hatranyok"] = [_flaw(e) for e in chosen]
-    char["hatrany_pontok"] = {"osszes": points, **_spend(ctx, r, points - reserved, extra_edges)}
+    bought = _spend(ctx, r, points - reserved, extra_edges)
+    if ctx.prompter is not None and points > reserved:
+        bought = _ask_spending(ctx, r, points - reserved, extra_edges, bought)
+    char["hatrany_pontok"] = {"osszes": points, **bought}
     ctx.log(hatrany_pontok=points, vasarlas=char["hatrany_pontok"])
+
+
+def _ask_hatranyok(ctx: Context, r: _Rules, major: int, minor: int) -> list[dict]:
+    """--interactive: the súlyos Hátrányok (how many and which), then the enyhe ones in
+    what the four points leave; an empty answer takes the drawn number of random ones."""
+    s = r.s
+    table = ctx.table("hatranyok")
+    cap = s["hatrany_max_pont"]
+    majors = [e for e in table.entries if e["sulyossag"] == "sulyos"]
+    top = cap // s["hatrany_pont_sulyos"]
+    chosen = ctx.choose_many(
+        "sulyos_hatrany", "hatranyok", major, allowed=ctx._fitting(table, majors), span=(0, top)
+    )
+    room = (cap - len(chosen) * s["hatrany_pont_sulyos"]) // s["hatrany_pont_enyhe"]
+    minors = [e for e in table.entries if e["sulyossag"] == "enyhe"]
+    fitting = ctx._fitting(table, minors)
+    count = min(minor, room, len(fitting))
+    chosen += ctx.choose_many(
+        "enyhe_hatrany", "hatranyok", count, allowed=fitting, span=(0, min(room, len(fitting)))
+    )
+    _check_hatranyok(chosen, r)
+    return chosen
+
+
+def _ask_spending(
+    ctx: Context, r: _Rules, left: int, edges: int, drawn: dict[str, int]
+) -> dict[str, int]:
+    """--interactive: how the Hátrány points are spent (attribute steps, Előnyök, skill
+    points); what is left buys money. An empty answer keeps the drawn spending."""
+    s = r.s
+    bought = {"tulajdonsag": 0, "elony": edges, "kepzettseg": 0, "penz": 0}
+    for kind in ("tulajdonsag", "elony", "kepzettseg"):
+        price = s[f"ar_{kind}"]
+        most = left // price
+        default = min(drawn[kind] - (edges if kind == "elony" else 0), most)
+        count = ctx.ask_number(f"pont_{kind}", 0, most, default)
+        bought[kind] += count
+        left -= count * price
+    bought["penz"] = left // s["ar_penz"]
+    return bought
 
 
 def _spend(ctx: Context, r: _Rules, left: int, edges: int) -> dict[str, int]:
@@ -758,6 +807,24 @@ def _needs(ctx: Context, key: str) -> dict[str, int]:
     return out
 
 
+def _ask_steps(ctx: Context, r: _Rules, forced: list[str], drawn: list[str], steps: int):
+    """--interactive: the steps of each alaptulajdonság in turn (beyond the ones a wanted
+    Előny needs); the last takes what is left. An empty answer keeps the drawn steps."""
+    placed = list(forced)
+    room = {a: r.attr_cap - r.attr_start - forced.count(a) for a in ATTRS}
+    for n, attr in enumerate(ATTRS):
+        left = steps - len(placed)
+        later = sum(room[a] for a in ATTRS[n + 1 :])
+        low, high = max(0, left - later), min(left, room[attr])
+        if n == len(ATTRS) - 1:
+            count = left
+        else:
+            default = min(max(drawn.count(attr) - forced.count(attr), low), high)
+            count = ctx.ask_number(f"lepes_{attr}", low, high, default)
+        placed += [attr] * count
+    return placed
+
+
 def alaptulajdonsagok(char: dict, ctx: Context) -> None:
     """Every attribute starts at d4; five steps (and the bought ones) land by the concept,
     first where a wanted Előny needs them."""
@@ -776,6 +843,7 @@ def alaptulajdonsagok(char: dict, ctx: Context) -> None:
                 f"--elony {wanted}: the {steps} attribute steps cannot reach every die "
                 f"they require ({LABELS[attr]} {r.ladder[rung]})"
             )
+    forced = list(placed)
     while len(placed) < steps:
         open_ = [a for a in ATTRS if values[a] < r.attr_cap]
         if not open_:
@@ -783,6 +851,11 @@ def alaptulajdonsagok(char: dict, ctx: Context) -> None:
         chosen = _weighted(ctx.rng, open_, [max(weights_of.get(a, 1), 0) + 0.01 for a in open_])
         values[chosen] += 1
         placed.append(chosen)
+    if ctx.prompter is not None:
+        placed = _ask_steps(ctx, r, forced, placed, steps)
+        values = dict.fromkeys(ATTRS, r.attr_start)
+        for attr in placed:
+            values[attr] += 1
     char["alaptulajdonsagok"] = {a: r.ladder[values[a]] for a in ATTRS}
     ctx.log(lepesek=placed)
 
@@ -826,6 +899,7 @@ def kepzettsegek(char: dict, ctx: Context) -> None:
             level[skill] += 1
             left -= price
             bought.append(skill)
+    forced = len(bought)
     while left > 0:
         open_, weights = [], []
         for k, lv in level.items():
@@ -840,10 +914,46 @@ def kepzettsegek(char: dict, ctx: Context) -> None:
         level[chosen] += 1
         left -= r.step_cost(chosen, level[chosen], attrs)
         bought.append(chosen)
+    if ctx.prompter is not None:
+        drawn = ", ".join(
+            f"{r.skills[k]['name']} {r.ladder[lv]}" for k, lv in level.items() if lv >= 0
+        )
+        ctx.prompter.say(f"{ctx.labels('kepzettsegek')}: {drawn}")
+        if not ctx.ask_yes_no("kepzettseg_elfogad", True):
+            level, bought = _ask_skills(ctx, r, level, attrs, budget, forced=bought[:forced])
     char["kepzettsegek"] = {k: r.ladder[lv] for k, lv in level.items() if lv >= 0}
     for k in char["kepzettsegek"]:
         ctx.note(table.get(k), table)
     ctx.log(kepzettseg_pontok=budget, vasarlas=bought)
+
+
+def _ask_skills(ctx: Context, r: _Rules, drawn: dict, attrs: dict, budget: int, forced: list):
+    """--interactive: the steps of each skill of the era in turn, at their prices, while
+    points last (the steps a wanted Előny needs are kept)."""
+    level = {k: (r.skill_start if k in r.core else -1) for k in drawn}
+    left = budget
+    for skill in forced:
+        level[skill] += 1
+        left -= r.step_cost(skill, level[skill], attrs)
+    bought = list(forced)
+    for skill in drawn:
+        if left <= 0:
+            break
+        most, cost = 0, 0
+        while level[skill] + most < r.skill_cap:
+            price = r.step_cost(skill, level[skill] + most + 1, attrs)
+            if cost + price > left:
+                break
+            cost += price
+            most += 1
+        if not most:
+            continue
+        count = ctx.ask_number(skill, 0, most, 0)
+        for _ in range(count):
+            level[skill] += 1
+            left -= r.step_cost(skill, level[skill], attrs)
+            bought.append(skill)
+    return level, bought
 
 
 def _edge_problem(entry: dict, char: dict, taken: set[str], r: _Rules, ctx: Context) -> str:
@@ -896,9 +1006,12 @@ def elonyok(char: dict, ctx: Context) -> None:
         ]
         if not pool:
             raise ChargenError("elonyok: no Előny left whose requirements this character meets")
-        entry = ctx.prompter.choose("elony", table, pool, ctx.rng) if ctx.prompter else None
-        if entry is not None:
-            how = "prompt"
+        if ctx.prompter is not None:
+            entry = ctx.choose("uj_elony", "elonyok", allowed=pool)
+            ctx.options.pop("uj_elony", None)  # the next free Előny is asked again
+            taken.append(entry)
+            ids.add(entry["id"])
+            continue
         else:
             weights = [e.get("weight", 1) * (mult if e["id"] in favour else 1) for e in pool]
             entry = _weighted(ctx.rng, pool, weights)
@@ -957,6 +1070,9 @@ def hatalmak(char: dict, ctx: Context) -> None:
         )
     mult = r.s["kedvelt_elony_szorzo"]
     chosen: list[dict] = []
+    if ctx.prompter is not None:
+        chosen = ctx.choose_many("hatalom", "hatalmak", count, allowed=pool)
+        count = 0
     for _ in range(count):
         weights = [p.get("weight", 1) * (mult if p["id"] in favour else 1) for p in pool]
         power = _weighted(ctx.rng, pool, weights)
@@ -1101,9 +1217,41 @@ def felszereles(char: dict, ctx: Context) -> None:
         bought.append(entry)
         money -= entry["ar"]
         ctx.log(vasarlas=entry["id"], ar=entry["ar"], maradt=money)
+    if ctx.prompter is not None:
+        bought, money = _ask_gear(ctx, char, stock, bought)
     items = _items(ctx)
     char["felszereles"] = [items[e["id"]] for e in bought]
     char["penz"] = money
+
+
+def _ask_gear(ctx: Context, char: dict, stock: list[dict], bought: list[dict]):
+    """--interactive: accept the drawn purchases or keep some and add from the era's
+    shop (what the character can carry and use); the money must cover it."""
+    unit = ctx.table("beallitasok").settings["penznem"]
+    skills = char["kepzettsegek"]
+    shop = [
+        e
+        for e in stock
+        if e not in bought and ("kepzettseg" not in e or e["kepzettseg"] in skills) and ctx.fits(e)
+    ]
+
+    def show(e: dict) -> str:
+        return f"{e['name']} ({e['ar']} {unit})"
+
+    kept = ctx.ask_list("felszereles_lista", bought, shop, show)
+    for n, entry in enumerate(kept):
+        other = _clash(entry, kept[:n])
+        if other is not None:
+            raise ChargenError(f"{entry['name']} and {other['name']} cannot be carried together")
+    cost = sum(e["ar"] for e in kept)
+    if cost > char["kezdo_penz"]:
+        raise ChargenError(
+            f"the gear chosen costs {cost} {unit}, the starting money is {char['kezdo_penz']}"
+        )
+    for entry in kept:
+        if entry not in bought:
+            ctx.note(entry, "felszereles")
+    return kept, char["kezdo_penz"] - cost
 
 
 def derived(char: dict, ctx: Context) -> None:
