@@ -393,3 +393,19 @@ def test_epithets_fit_the_creature(npcs):
             when = entry.get("when", {})
             assert char["template"] in when.get("sablon", [char["template"]]), char["name"]
     assert "csontvaz" not in JELZOK["Csonka fülű"]["when"]["sablon"]
+
+
+def test_no_arcane_skill_without_its_background(pcs):
+    own = {"varazslas": "magia", "pszionika": "pszionika", "furcsa_tudomany": "furcsa_tudomany"}
+    for char in pcs:
+        edges = {e["id"] for e in char["elonyok"]}
+        for skill, background in own.items():
+            if skill in char["kepzettsegek"]:
+                assert background in edges, (char["name"], skill)
+
+
+def test_a_grave_pacifist_knows_no_wounding_power():
+    opts = {"hatrany": ["pacifista_sulyos"], "template": "feltalalo"}
+    for char in make("savage", "pc", count=200, seed=3, options=opts):
+        for power in char["arkan_hatter"]["hatalmak"]:
+            assert "fegyver" not in POWERS[power["id"]].get("tags", ()), char["name"]

@@ -1865,12 +1865,13 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
         ["Mozgás", char["mozgas"]],
         ["Futáskocka", char["futaskocka"]],
         ["Hárítás", char["haritas"]],
-        ["Szívósság", f"{char['szivossag']} ({char['pancel']})"],
+        ["Szívósság", _toughness(char)],
         ["Vadkocka", _wild_die(char)],
         ["Sorspont", char["sorspont"]],
         ["Sebek", _wounds(char, tables)],
-        ["Sebbüntetés", _wound_penalty(tables)],
     ]
+    if char["sebek_max"]:  # one who bears a Seb fights on with its penalty
+        rows.append(["Sebbüntetés", _wound_penalty(tables)])
     if char.get("meret"):
         rows.insert(4, ["Méret", f"{char['meret']:+d}"])
     return rows
@@ -1890,6 +1891,13 @@ def _arcane_sections(char: dict) -> list[Section]:
         for p in arcane["hatalmak"]
     ]
     return [Section("Mágikus háttér", rows=rows), Section("Hatalmak", rows=powers)]
+
+
+def _toughness(char: dict) -> str:
+    """Szívósság, with the armour in it ("7 (ebből páncél 2)")."""
+    if char.get("pancel"):
+        return f"{char['szivossag']} (ebből páncél {char['pancel']})"
+    return str(char["szivossag"])
 
 
 def _wound_penalty(tables: Tables) -> str:
