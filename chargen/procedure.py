@@ -201,11 +201,53 @@ class System:
             {PRINT_TABLE: PRINT_SPEC, **self.specs},
             self.effect_keys,
             dirs,
-            self.check,
+            self._check_pack,
             facts=self.facts,
             pronouns=self.pronoun_set(),
             placeholders=self.placeholders,
         )
+
+    def _check_pack(self, tables: Tables) -> list[Problem]:
+        """The system's own checks, then a trial: a user's pack that passes them must
+        make characters, so a few are made (`TRIAL_SEEDS`) and any fault is a problem."""
+        problems = self.check(tables) if self.check is not None else []
+        if problems or len(tables.dirs) < 2:
+            return problems
+        return trial(self, tables)
+
+
+TRIAL_SEEDS = (1, 2, 3)  # characters of each kind `trial` makes from a user's pack
+
+
+def trial(system: System, tables: Tables) -> list[Problem]:
+    """Make a few PCs and NPCs from the pack; a fault is a problem naming the user's
+    files (a TableError keeps its own file and line)."""
+    from chargen.errors import TableError
+
+    for kind in ("pc", "npc"):
+        for seed in TRIAL_SEEDS:
+            try:
+                for _ in generate(system, tables, kind, {}, 1, seed):
+                    pass
+            except TableError as exc:
+                return exc.problems
+            except ChoiceError:
+                continue  # a choice is the user's, not the pack's
+            except ChargenError as exc:
+                return [_pack_fault(tables, kind, seed, str(exc))]
+            except Exception as exc:  # noqa: BLE001 - a pack must not crash generation
+                return [_pack_fault(tables, kind, seed, f"{type(exc).__name__}: {exc}")]
+    return []
+
+
+def _pack_fault(tables: Tables, kind: str, seed: int, why: str) -> Problem:
+    user = [p for p in tables.files.values() if p.parent != tables.dirs[0]]
+    names = ", ".join(sorted(p.name for p in user)[:5]) + (", ..." if len(user) > 5 else "")
+    return Problem(
+        str(tables.dirs[-1]),
+        0,
+        f"these tables ({names}) cannot make a {tables.system} {kind} (--seed {seed}): {why}",
+    )
 
 
 _FOLD = str.maketrans({"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th", "ł": "l"})
