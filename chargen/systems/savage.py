@@ -918,7 +918,11 @@ def kepzettsegek(char: dict, ctx: Context) -> None:
         drawn = ", ".join(
             f"{r.skills[k]['name']} {r.ladder[lv]}" for k, lv in level.items() if lv >= 0
         )
-        ctx.prompter.say(f"{ctx.labels('kepzettsegek')}: {drawn}")
+        from chargen.render import wrap
+
+        width = getattr(ctx.prompter, "width", 80)
+        for line in wrap(f"{ctx.labels('kepzettsegek')}: {drawn}", width, "  "):
+            ctx.prompter.say(line)
         if not ctx.ask_yes_no("kepzettseg_elfogad", True):
             level, bought = _ask_skills(ctx, r, level, attrs, budget, forced=bought[:forced])
     char["kepzettsegek"] = {k: r.ladder[lv] for k, lv in level.items() if lv >= 0}
