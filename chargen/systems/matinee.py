@@ -28,8 +28,13 @@ GRUPPER = {
 }
 FARDIGHETER = tuple(f for group in GRUPPER.values() for f in group)
 GRUND_FOR = {f: g for g, group in GRUPPER.items() for f in group}
+# Kunskap is "Egenpåhittade färdigheter": one färdighet per inriktning, kept in
+# `fardigheter` as KUNSKAP + the inriktning's id (kunskap_sprangamnen), never bare.
+KUNSKAP = "kunskap_"
+FASTA = tuple(f for f in FARDIGHETER if f != "kunskap")  # every färdighet but Kunskap
+WEAPON_SKILLS = GRUPPER["fysik"]
 RESURSER = ("tillgangar", "k_marker", "korruption")
-EFFECT_KEYS = frozenset(GRUNDEGENSKAPER + FARDIGHETER + RESURSER)
+EFFECT_KEYS = frozenset(GRUNDEGENSKAPER + FASTA + RESURSER)
 KON = {"male": "man", "female": "kvinna"}
 
 SPECS = {
@@ -63,6 +68,14 @@ SPECS = {
     ),
     "grundegenskaper": Spec("definitions"),
     "fardigheter": Spec("definitions", fields={"grundegenskap": "id:grundegenskaper!"}),
+    "kunskap": Spec("definitions"),
+    "stridsmanovrar": Spec("definitions", fields={"fardigheter": "list[id:fardigheter]!"}),
+    "skada": Spec("definitions", fields={"min": "int!", "modifikation": "int!"}),
+    "konsten_grader": Spec("definitions", fields={"skada": "int!"}),
+    "konsten_varaktighet": Spec("definitions", fields={"skada": "int!"}),
+    "konsten_rackvidd": Spec("definitions", fields={"skada": "int!"}),
+    "storlekar": Spec("definitions", fields={"slas_ut_pa": "int!"}),
+    "epitet": Spec("definitions", fields={"when": "any", "unless": "any"}),
     "nivaer": Spec("definitions", fields={"niva": "int!", "min": "int!"}),
     "tillgangar_band": Spec("definitions", fields={"min": "int!"}),
     "rykte_band": Spec("definitions", fields={"min": "int!"}),
@@ -95,6 +108,7 @@ SPECS = {
             "korporationer": "list[id:megakorporationer]",
             "karriarer": "list[id:karriarer]!",
             "konsten": "str",
+            "kunskap": "dict[int]",
         },
     ),
     "karriarer": Spec(
@@ -102,24 +116,33 @@ SPECS = {
         fields={
             "handelser": "table!",
             "korporationer": "list[id:megakorporationer]",
-            "kunskap": "str",
+            "kunskap": "dict[int]",
         },
     ),
-    "karriarhandelser_*": Spec("roll", fields={"kontakt": "str"}),
-    "uppvaxthandelser": Spec("roll", fields={"kontakt": "str"}),
-    "uppvaxthandelser_*": Spec("roll", fields={"kontakt": "str"}),
+    "karriarhandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
+    "uppvaxthandelser": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
+    "uppvaxthandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
     "beskrivningsord_kategorier": Spec("definitions"),
     "beskrivningsord_*": Spec("definitions"),
-    "utrustning_*": Spec("definitions", fields={"korporationer": "list[id:megakorporationer]"}),
+    "utrustning_*": Spec(
+        "definitions",
+        fields={
+            "korporationer": "list[id:megakorporationer]",
+            "stridsmanovrar": "list[id:stridsmanovrar]",
+            "unless": "any",
+        },
+    ),
     "hojningar": Spec("definitions"),
     "mallar": Spec(
         "definitions",
         fields={
-            "slas_ut_pa": "int!",
+            "storlek": "id:storlekar!",
+            "slas_ut_pa": "int",
             "manniska": "bool",
             "utrustning": "int",
             "apostel": "str",
             "korruption": "int",
+            "korruptionsvarde": "int",
             "vapen": "list[str]",
         },
     ),
@@ -203,16 +226,42 @@ def apply_effects(char: dict, effects: dict, ctx: Context) -> None:
             char[key] = _clamp(char.get(key, 0) + amount, 0)
 
 
+def grund_for(skill: str) -> str:
+    """The grundegenskap a färdighet belongs to (every Kunskap inriktning: Intelligens)."""
+    return GRUND_FOR.get(skill) or GRUND_FOR["kunskap"]
+
+
+def add_kunskap(char: dict, points: dict, ctx: Context) -> None:
+    """Kunskap points per inriktning ({sprangamnen: 2}): each inriktning is its own
+    färdighet, `kunskap_<id>`, kept within 0-18; one that falls to 0 is dropped."""
+    if not points:
+        return
+    rules = _rules(ctx)
+    skills = char["fardigheter"]
+    for inriktning, amount in points.items():
+        key = KUNSKAP + inriktning
+        value = _clamp(skills.get(key, 0) + amount, rules["varde_min"], rules["varde_max"])
+        if value > 0:
+            skills[key] = value
+        else:
+            skills.pop(key, None)
+
+
 def _event(ctx: Context, table: str, why: str, char: dict) -> dict:
     """Roll one event on `table`, apply its effects, note its contact."""
     row = ctx.roll_table(table, why)[0]
     rolled = ctx.historik[-1].get("roll")
     apply_effects(char, row.get("effects", {}), ctx)
+    add_kunskap(char, row.get("kunskap"), ctx)
+    if row.get("kunskap"):
+        ctx.log(kunskap=dict(row["kunskap"]))
     if row.get("kontakt"):
         char.setdefault("kontakter", []).append(row["kontakt"])
     event = {"tabell": table, "slag": rolled, "handelse": row["result"]}
     if row.get("effects"):
         event["effekter"] = dict(row["effects"])
+    if row.get("kunskap"):
+        event["kunskap"] = dict(row["kunskap"])
     if row.get("kontakt"):
         event["kontakt"] = row["kontakt"]
     return event
@@ -342,13 +391,16 @@ def arketyp(char: dict, ctx: Context) -> None:
     char["arketyp_namn"] = entry["name"]
     char["grundegenskaper"] = values
     char["tillgangar"] = _clamp(rolled, low, high)
-    char["fardigheter"] = dict.fromkeys(FARDIGHETER, 0)
+    char["fardigheter"] = dict.fromkeys(FASTA, 0)
     char["korruption"] = 0
     char["kontakter"] = []
     ctx.log(tillgangar=char["tillgangar"])
     if entry.get("effects"):
         apply_effects(char, entry["effects"], ctx)
         ctx.log(arketyp=entry["id"], effects=dict(entry["effects"]))
+    if entry.get("kunskap"):
+        add_kunskap(char, entry["kunskap"], ctx)
+        ctx.log(arketyp=entry["id"], kunskap=dict(entry["kunskap"]))
 
 
 def uppvaxthandelser(char: dict, ctx: Context) -> None:
@@ -407,15 +459,15 @@ def karriarer(char: dict, ctx: Context) -> None:
             apply_effects(char, entry["effects"], ctx)
             ctx.log(karriar=entry["id"], effects=dict(entry["effects"]))
         if entry.get("kunskap"):
-            inriktningar = char.setdefault("kunskap_inriktningar", [])
-            if entry["kunskap"] not in inriktningar:
-                inriktningar.append(entry["kunskap"])
+            add_kunskap(char, entry["kunskap"], ctx)
+            ctx.log(karriar=entry["id"], kunskap=dict(entry["kunskap"]))
         event = _event(ctx, entry["handelser"], entry["id"], char)
         char["karriarer"].append(
             {
                 "id": entry["id"],
                 "namn": entry["name"],
                 "effekter": dict(entry.get("effects", {})),
+                "kunskap": dict(entry.get("kunskap", {})),
                 "handelse": event,
             }
         )
@@ -467,45 +519,98 @@ def _weighted(rng, weights: dict[str, int]) -> str:
     return pool[-1][0]
 
 
+def _is_weapon(item: dict) -> bool:
+    return "vapen" in item.get("tags", ())
+
+
+def _manovrar(ctx: Context, skill: str, item: dict) -> list[str]:
+    """The stridsmanövrar a weapon allows: its own list, else its färdighet's."""
+    if item.get("stridsmanovrar"):
+        return list(item["stridsmanovrar"])
+    key = ("manovrar", skill)
+    found = ctx.cache.get(key)
+    if found is None:
+        found = ctx.cache[key] = [
+            e["id"] for e in ctx.table("stridsmanovrar").entries if skill in e["fardigheter"]
+        ]
+    return list(found)
+
+
+def _gear_item(ctx: Context, item: dict, skill: str, bonus: int) -> dict:
+    out = {"namn": item["name"], "fardighet": skill, "bonus": bonus}
+    if _is_weapon(item):
+        out["vapen"] = True
+        out["stridsmanovrar"] = _manovrar(ctx, skill, item)
+    return out
+
+
+def _weapon(ctx: Context, char: dict, taken: set[str]) -> tuple[str, dict] | None:
+    """A weapon for the character: the vapenfärdighet drawn weighted by its value
+    (any, when all are 0), an item tagged `vapen` of that färdighet open to the
+    corporation. None only in a pack with no weapon at all for it."""
+    corp = char["megakorporation"]
+    options = {}
+    for skill in WEAPON_SKILLS:
+        items = [e for e in _items(ctx, corp, skill) if _is_weapon(e) and e["id"] not in taken]
+        if items:
+            options[skill] = items
+    if not options:
+        return None
+    weights = {s: char["fardigheter"].get(s, 0) for s in options}
+    if not any(weights.values()):
+        weights = dict.fromkeys(options, 1)
+    skill = _weighted(ctx.rng, {s: w for s, w in weights.items() if w > 0})
+    items = options[skill]
+    return skill, items[int(ctx.rng.random() * len(items))]
+
+
 def utrustning(char: dict, ctx: Context) -> None:
     """Step 7: half of Tillgångar rounded up in bonuses, at most +5 to one färdighet.
 
-    Each item gets +1 up to `utrustning_max_per_foremal`; the färdighet is drawn
-    weighted by the character's value in it, armour (`rustning`) with its own
-    weight. Armour raises Slås ut på."""
+    First a weapon ("alla rollpersoner har ett vapen"), its bonus counted in the
+    budget (+0 when the budget is 0); then items for färdigheter drawn weighted by
+    the character's value in them, armour (`rustning`) with its own weight. Each
+    item gets +1 up to `utrustning_max_per_foremal`; no item is taken twice.
+    Armour raises Slås ut på."""
     rules = _rules(ctx)
     budget = (char["tillgangar"] + 1) // 2
     cap, per_item = rules["utrustning_max_per_fardighet"], rules["utrustning_max_per_foremal"]
     armour = rules["rustning_fardighet"]
     corp = char["megakorporation"]
-    weights = {f: v for f, v in char["fardigheter"].items() if v > 0 and _has_items(ctx, f)}
-    if not weights:
-        weights = {f: 1 for f in FARDIGHETER if _has_items(ctx, f)}
-    if _has_items(ctx, armour):
-        weights[armour] = rules["rustning_vikt"]
     used: dict[str, int] = {}
     taken: set[str] = set()
     gear: list[dict] = []
     left = budget
     rand = ctx.rng.random
+
+    def take(item: dict, target: str) -> None:
+        nonlocal left
+        most = min(per_item, left, cap - used.get(target, 0))
+        bonus = 1 + int(rand() * most) if most > 0 else 0
+        taken.add(item["id"])
+        used[target] = used.get(target, 0) + bonus
+        left -= bonus
+        gear.append(_gear_item(ctx, item, target, bonus))
+        ctx.log(utrustning=item["id"], fardighet=target, bonus=bonus)
+
+    weapon = _weapon(ctx, char, taken)
+    if weapon is not None:
+        take(weapon[1], weapon[0])
+    weights = {f: v for f, v in char["fardigheter"].items() if v > 0 and _has_items(ctx, f)}
+    if not weights:
+        weights = {f: 1 for f in FASTA if _has_items(ctx, f)}
+    if _has_items(ctx, armour):
+        weights[armour] = rules["rustning_vikt"]
     while left > 0:
         open_ = {f: w for f, w in weights.items() if used.get(f, 0) < cap}
         if not open_:
             break
         target = _weighted(ctx.rng, open_)
-        items = _items(ctx, corp, target)
-        if not items:  # a pack without items for this corporation here
+        items = [e for e in _items(ctx, corp, target) if e["id"] not in taken]
+        if not items:  # nothing (left) for this corporation here
             del weights[target]
             continue
-        most = min(per_item, left, cap - used.get(target, 0))
-        bonus = 1 + int(rand() * most)
-        fresh = [e for e in items if e["id"] not in taken] or items
-        item = fresh[int(rand() * len(fresh))]
-        taken.add(item["id"])
-        used[target] = used.get(target, 0) + bonus
-        left -= bonus
-        gear.append({"namn": item["name"], "fardighet": target, "bonus": bonus})
-        ctx.log(utrustning=item["id"], fardighet=target, bonus=bonus)
+        take(items[int(rand() * len(items))], target)
     char["utrustning"] = gear
     ctx.log(bonusar=budget, fordelade=budget - left)
 
@@ -515,22 +620,42 @@ def _roll_2t10(ctx: Context, why: str) -> int:
     return sum(t10_reading(roll.dice)) + (roll.total - sum(roll.dice))
 
 
+PENDING_FOREMAL = "_foremal"  # föremål raises paid for before utrustning, rolled after it
+
+
 def spendera_hjaltepoang(char: dict, ctx: Context) -> None:
-    """With --spend-hjaltepoang: raises at 2 hjältepoäng each, by the document's rules."""
+    """With --spend-hjaltepoang: raises at 2 hjältepoäng each, by the document's rules.
+
+    They are bought before utrustning (creation order: a raised Tillgångar gives
+    the larger budget); a raise of a föremål is paid here and rolled once the
+    utrustning exists (step `foremal`)."""
+    char["hojningar"] = []
     if not ctx.option("spend_hjaltepoang"):
         return
-    rules = _rules(ctx)
-    cost = rules["hojning_kostnad"]
+    cost = _rules(ctx)["hojning_kostnad"]
     kinds = ctx.table("hojningar")
-    char["hojningar"] = []
     while char["hjaltepoang"] >= cost:
-        pool = [e for e in kinds.entries if e["id"] != "foremal" or char["utrustning"]]
-        kind = kinds.pick(ctx.rng, pool)["id"]
+        kind = kinds.pick(ctx.rng)["id"]
         char["hjaltepoang"] -= cost
-        record = _raise(char, ctx, kind)
-        record["hjaltepoang"] = cost
-        char["hojningar"].append(record)
-        ctx.log(hojning=kind, **{k: v for k, v in record.items() if k != "hjaltepoang"})
+        if kind == "foremal":
+            char[PENDING_FOREMAL] = char.get(PENDING_FOREMAL, 0) + 1
+            ctx.log(hojning=kind, hjaltepoang=cost, efter="utrustning")
+            continue
+        _record(char, ctx, _raise(char, ctx, kind), cost)
+
+
+def foremal(char: dict, ctx: Context) -> None:
+    """The föremål raises paid for before utrustning, rolled now that it exists."""
+    cost = _rules(ctx)["hojning_kostnad"]
+    for _ in range(char.pop(PENDING_FOREMAL, 0)):
+        if char["utrustning"]:
+            _record(char, ctx, _raise(char, ctx, "foremal"), cost)
+
+
+def _record(char: dict, ctx: Context, record: dict, cost: int) -> None:
+    record["hjaltepoang"] = cost
+    char["hojningar"].append(record)
+    ctx.log(hojning=record["typ"], **{k: v for k, v in record.items() if k != "hjaltepoang"})
 
 
 def _raise(char: dict, ctx: Context, kind: str) -> dict:
@@ -547,14 +672,15 @@ def _raise(char: dict, ctx: Context, kind: str) -> dict:
             char["grundegenskaper"][key] = value + 1
         return {"typ": kind, "mal": key, "slag": rolled, "over": need, "lyckat": ok}
     if kind == "fardighet":
-        learned = [f for f in FARDIGHETER if char["fardigheter"][f] > 0] or list(FARDIGHETER)
+        skills = char["fardigheter"]
+        learned = [f for f in skills if skills[f] > 0] or list(FASTA)
         key = learned[int(rand() * len(learned))]
-        value = char["fardigheter"][key]
-        bonus = char["grundegenskaper"][GRUND_FOR[key]]
+        value = skills[key]
+        bonus = char["grundegenskaper"][grund_for(key)]
         rolled = _roll_2t10(ctx, f"höja {key}")
         ok = rolled + bonus > value and value < high
         if ok:
-            char["fardigheter"][key] = value + 1
+            skills[key] = value + 1
         return {"typ": kind, "mal": key, "slag": rolled, "plus": bonus, "over": value, "lyckat": ok}
     if kind == "tillgangar":
         value = char["tillgangar"]
@@ -600,8 +726,8 @@ def harledda(char: dict, ctx: Context) -> None:
     mode = arch.get("konsten")
     if mode == "en":
         count = 1
-    elif mode == "psyke":
-        count = min(ge["psyke"], rules["konsten_max"])
+    elif mode == "psyke":  # as many as Psyke; a mystiker knows at least one
+        count = max(1, min(ge["psyke"], rules["konsten_max"]))
     elif mode is None:
         count = 0
     else:  # a pack used without `tables check`: the same fault check_pack reports
@@ -617,10 +743,17 @@ def harledda(char: dict, ctx: Context) -> None:
 KONSTEN_MODES = ("en", "psyke")  # an inkvisitor's one inriktning, a mystiker's as many as Psyke
 
 
+KUNSKAP_TABLES = ("arketyper", "karriarer", "karriarhandelser_*", "uppvaxthandelser*")
+
+
 def check_pack(tables: Tables) -> list[Problem]:
-    """What the specs cannot say: an arketyp's konsten is "en" or "psyke"."""
+    """What the specs cannot say: an arketyp's konsten is "en" or "psyke"; every
+    `kunskap` names inriktningar of kunskap.toml with points other than 0; every
+    megakorporation has a weapon ("alla rollpersoner har ett vapen")."""
+    from fnmatch import fnmatch
+
     table = tables["arketyper"]
-    return [
+    problems = [
         Problem(
             str(table.path),
             key_line(table.text, "konsten", index),
@@ -629,6 +762,39 @@ def check_pack(tables: Tables) -> list[Problem]:
         for index, entry in enumerate(table.entries)
         if entry.get("konsten", KONSTEN_MODES[0]) not in KONSTEN_MODES
     ]
+    inriktningar = tables["kunskap"]
+    for name in sorted(tables.files):
+        if not any(fnmatch(name, pattern) for pattern in KUNSKAP_TABLES):
+            continue
+        table = tables[name]
+        for index, entry in enumerate(table.entries):
+            for key, points in (entry.get("kunskap") or {}).items():
+                if key not in inriktningar:
+                    why = f"unknown Kunskap inriktning '{key}' (kunskap.toml has {', '.join(inriktningar.ids)})"
+                elif points == 0:
+                    why = f"kunskap {key} = 0: give points or leave the inriktning out"
+                else:
+                    continue
+                problems.append(Problem(str(table.path), key_line(table.text, "kunskap", index), why))
+    weapons = [
+        e
+        for skill in WEAPON_SKILLS
+        if f"utrustning_{skill}" in tables.files
+        for e in tables[f"utrustning_{skill}"].entries
+        if _is_weapon(e)
+    ]
+    corps = tables["megakorporationer"]
+    for index, corp in enumerate(corps.entries):
+        if not any(_open_to(e, corp["id"]) for e in weapons):
+            problems.append(
+                Problem(
+                    str(corps.path),
+                    corps.entry_line(index),
+                    f"no weapon (an utrustning item tagged vapen) is open to {corp['id']}: "
+                    "every character carries one",
+                )
+            )
+    return problems
 
 
 PC_STEPS = [
@@ -668,7 +834,7 @@ PC_STEPS = [
     Step(
         "karriarer",
         karriarer,
-        fields=("karriarer", "fardigheter", "kunskap_inriktningar", "kontakter"),
+        fields=("karriarer", "fardigheter", "kontakter"),
         lists=("karriarer", "karriarhandelser_*"),
         label="Karriärer",
         help="Step 5: two or three karriärer (--karriar), each with a karriärhändelse.",
@@ -681,6 +847,7 @@ PC_STEPS = [
         label="Beskrivningsord",
         help="Step 6: two different beskrivningsord.",
     ),
+    Step("spendera", spendera_hjaltepoang, fields=("hjaltepoang", "hojningar", "grundegenskaper", "fardigheter", "tillgangar"), command=False),
     Step(
         "utrustning",
         utrustning,
@@ -689,7 +856,7 @@ PC_STEPS = [
         label="Utrustning",
         help="Step 7: half of Tillgångar (rounded up) in item bonuses.",
     ),
-    Step("spendera", spendera_hjaltepoang, fields=("hjaltepoang", "hojningar"), command=False),
+    Step("foremal", foremal, fields=("utrustning", "hojningar"), command=False),
     Step("harledda", harledda, fields=("rykte", "slas_ut_pa", "konsten"), command=False),
 ]
 
@@ -708,7 +875,7 @@ class _NpcBatch:
         "fardigheter",
         "initiativ",
         "skills",
-        "weapons",
+        "epitet",
     )
 
     def __init__(self, ctx: Context) -> None:
@@ -718,27 +885,30 @@ class _NpcBatch:
         self.korporationer = ctx.table("megakorporationer")
         self.plans: dict[str, tuple] = {}  # by template id
         self.grundegenskaper = dict.fromkeys(GRUNDEGENSKAPER, base)
-        self.fardigheter = {f: base + plus for f in FARDIGHETER}
-        self.initiativ = max(self.fardigheter[f] for f in GRUPPER["fysik"])
+        self.fardigheter = {f: base + plus for f in FASTA}
+        self.initiativ = max(self.fardigheter[f] for f in WEAPON_SKILLS)
         armour = rules["rustning_fardighet"]
         # Items are read per corporation and färdighet as they are drawn (_items).
-        self.skills = [f for f in FARDIGHETER if f != armour and _has_items(ctx, f)]
-        self.weapons = [f for f in GRUPPER["fysik"] if f in self.skills]
+        self.skills = [f for f in FASTA if f != armour and _has_items(ctx, f)]
+        self.epitet = ctx.table("epitet") if "epitet" in ctx.tables else None
 
 
-def _npc_plan(template: dict) -> tuple:
+def _npc_plan(ctx: Context, template: dict) -> tuple:
     """A template's fixed fields: (id, name, slås ut på, human?, how many items, the
-    fields it adds as they are)."""
-    extra = {}
-    for key in ("apostel", "korruption", "vapen"):
+    fields it adds as they are). Slås ut på is the template's own, else its storlek's."""
+    storlek = ctx.table("storlekar").get(template["storlek"])
+    extra = {"storlek": storlek["id"]}
+    for key in ("apostel", "korruption", "korruptionsvarde", "vapen"):
         if key in template:
             extra[key] = template[key]
+    if "korruption" in template:
+        extra["sinnesryckning"] = _band(ctx, "sinnesryckning", template["korruption"])["name"]
     if template.get("description"):
         extra["beskrivning"] = template["description"]
     return (
         template["id"],
         template["name"],
-        template["slas_ut_pa"],
+        template.get("slas_ut_pa", storlek["slas_ut_pa"]),
         bool(template.get("manniska")),
         template.get("utrustning", 0),
         extra,
@@ -749,8 +919,9 @@ def generate_npc(char: dict, ctx: Context) -> None:
     """A spelledarperson: grundegenskaper 0, every färdighet grundegenskap + 10.
 
     The tables are read once per batch (`_NpcBatch`); each NPC draws its template, a
-    human's megakorporation, name and gear, in that order, as `ctx.choose` and
-    `person_name` would."""
+    human's megakorporation, name and gear (a weapon first), in that order, as
+    `ctx.choose` and `person_name` would; a creature gets an epithet so that two of
+    a kind in one roster can be told apart."""
     batch = ctx.cache.get("npc")
     if batch is None:
         batch = ctx.cache["npc"] = _NpcBatch(ctx)
@@ -760,7 +931,7 @@ def generate_npc(char: dict, ctx: Context) -> None:
         template = ctx.choose("template", "mallar")
     plan = batch.plans.get(template["id"])
     if plan is None:
-        plan = batch.plans[template["id"]] = _npc_plan(template)
+        plan = batch.plans[template["id"]] = _npc_plan(ctx, template)
     template_id, name, slas_ut_pa, human, items, extra = plan
     char["template"] = template_id
     char["mall"] = name
@@ -773,7 +944,12 @@ def generate_npc(char: dict, ctx: Context) -> None:
         char["megakorporation_namn"] = corp["name"]
         char["name"], char["kon"] = person_name(ctx, corp)
     else:
-        char["name"] = name
+        if batch.epitet is not None and batch.epitet.entries:
+            epitet = batch.epitet.pick(ctx.rng)["name"]
+            char["epitet"] = epitet
+            char["name"] = f"{name} {epitet}"
+        else:
+            char["name"] = name
     char["grundegenskaper"] = batch.grundegenskaper.copy()
     char["fardigheter"] = batch.fardigheter.copy()
     char["slas_ut_pa"] = slas_ut_pa
@@ -786,25 +962,28 @@ def generate_npc(char: dict, ctx: Context) -> None:
 
 def _npc_gear(ctx: Context, batch: _NpcBatch, corp: str, count: int) -> list[dict]:
     """`count` different items (+1 each) for a human NPC: a weapon first (an item
-    for a fysikfärdighet), then items for färdigheter drawn at random. Armour is
-    left out, since an NPC's Slås ut på is its tier."""
-    skills, weapons = batch.skills, batch.weapons
+    tagged `vapen`), then items for färdigheter drawn at random. Armour is left
+    out, since an NPC's Slås ut på is its tier."""
+    skills = batch.skills
     gear: list[dict] = []
     taken: set[str] = set()
     rand = ctx.rng.random
+    if count > 0:
+        weapons = [(s, e) for s in WEAPON_SKILLS for e in _items(ctx, corp, s) if _is_weapon(e)]
+        if weapons:
+            skill, item = weapons[int(rand() * len(weapons))]
+            taken.add(item["id"])
+            gear.append(_gear_item(ctx, item, skill, 1))
     for _ in range(count * 4):  # a few tries past files with nothing for this corporation
-        if len(gear) == count or not skills:
+        if len(gear) >= count or not skills:
             break
-        pool = weapons if not gear and weapons else skills
-        skill = pool[int(rand() * len(pool))]
-        items = _items(ctx, corp, skill)
-        if taken:
-            items = [e for e in items if e["id"] not in taken]
+        skill = skills[int(rand() * len(skills))]
+        items = [e for e in _items(ctx, corp, skill) if e["id"] not in taken]
         if not items:
             continue
         item = items[int(rand() * len(items))]
         taken.add(item["id"])
-        gear.append({"namn": item["name"], "fardighet": skill, "bonus": 1})
+        gear.append(_gear_item(ctx, item, skill, 1))
     return gear
 
 
