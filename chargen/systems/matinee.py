@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import bisect
 
 from chargen.errors import ChargenError, Problem, TableError
-from chargen.names import picker
+from chargen.names import NAME_SPEC
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Spec, Tables, key_line
 
@@ -75,7 +75,7 @@ SPECS = {
     "konsten_varaktighet": Spec("definitions", fields={"skada": "int!"}),
     "konsten_rackvidd": Spec("definitions", fields={"skada": "int!"}),
     "storlekar": Spec("definitions", fields={"slas_ut_pa": "int!"}),
-    "epitet": Spec("definitions", fields={"when": "any", "unless": "any"}),
+    "epitet": Spec("definitions"),
     "nivaer": Spec("definitions", fields={"niva": "int!", "min": "int!"}),
     "tillgangar_band": Spec("definitions", fields={"min": "int!"}),
     "rykte_band": Spec("definitions", fields={"min": "int!"}),
@@ -86,27 +86,16 @@ SPECS = {
         fields={
             "locales": "list[str]!",
             "namntabell": "table",
-            "titel_man": "str",
-            "titel_kvinna": "str",
+            "titel": "text",
             "uppvaxt": "table",
         },
     ),
-    "namn_*": Spec(
-        "settings",
-        fields={
-            "fornamn_man": "list[str]!",
-            "fornamn_kvinna": "list[str]!",
-            "efternamn": "list[str]!",
-            "efternamn_kvinna_suffix": "str",
-        },
-    ),
+    "namn_*": NAME_SPEC,
     "arketyper": Spec(
         "definitions",
         fields={
             **{g: "int!" for g in GRUNDEGENSKAPER},
             "tillgangar": "dice!",
-            "korporationer": "list[id:megakorporationer]",
-            "karriarer": "list[id:karriarer]!",
             "konsten": "str",
             "kunskap": "dict[int]",
         },
@@ -115,7 +104,6 @@ SPECS = {
         "definitions",
         fields={
             "handelser": "table!",
-            "korporationer": "list[id:megakorporationer]",
             "kunskap": "dict[int]",
         },
     ),
@@ -127,9 +115,7 @@ SPECS = {
     "utrustning_*": Spec(
         "definitions",
         fields={
-            "korporationer": "list[id:megakorporationer]",
             "stridsmanovrar": "list[id:stridsmanovrar]",
-            "unless": "any",
         },
     ),
     "hojningar": Spec("definitions"),
@@ -257,7 +243,7 @@ def _event(ctx: Context, table: str, why: str, char: dict) -> dict:
         ctx.log(kunskap=dict(row["kunskap"]))
     if row.get("kontakt"):
         char.setdefault("kontakter", []).append(row["kontakt"])
-    event = {"tabell": table, "slag": rolled, "handelse": row["result"]}
+    event = {"tabell": table, "slag": rolled, "handelse": ctx.text(row["result"])}
     if row.get("effects"):
         event["effekter"] = dict(row["effects"])
     if row.get("kunskap"):
@@ -283,12 +269,16 @@ def _bands(ctx: Context, table: str) -> tuple[list[int], list[dict]]:
     return found
 
 
-def _open_to(entry: dict, corporation: str) -> bool:
-    return corporation in entry.get("korporationer", (corporation,))
-
-
-def _names(ids, table) -> str:
-    return ", ".join(table.get(i)["name"] for i in ids)
+def _corp_allows(entry: dict, corporation: str) -> bool:
+    """Whether an entry's own megakorporation condition lets `corporation` have it
+    (for the linter, which has no character: other facts are not looked at)."""
+    when = (entry.get("when") or {}).get("megakorporation")
+    unless = (entry.get("unless") or {}).get("megakorporation")
+    if isinstance(when, str):
+        when = [when]
+    if isinstance(unless, str):
+        unless = [unless]
+    return (when is None or corporation in when) and corporation not in (unless or ())
 
 
 def t10_reading(dice) -> list[int]:
@@ -300,51 +290,25 @@ def t10_reading(dice) -> list[int]:
 
 
 def megakorporation(char: dict, ctx: Context) -> None:
-    """Step 1: välj en megakorporation."""
+    """Step 1: välj en megakorporation (steered by --arketyp and --karriar)."""
     entry = ctx.choose("megakorporation", "megakorporationer")
     char["megakorporation"] = entry["id"]
-    char["megakorporation_namn"] = entry["name"]
+    char["megakorporation_namn"] = ctx.text(entry["name"])
 
 
 def person_name(ctx: Context, corporation: dict) -> tuple[str, str]:
-    """A name in the corporation's style: its authored table, else one of its Faker locales.
-
-    `--locale` overrides both. Returns (name, "man" | "kvinna")."""
-    namer = ctx.cache.get(("namer", corporation["id"]))
-    if namer is None:
-        namer = ctx.cache[("namer", corporation["id"])] = _namer(ctx, corporation)
-    rand = ctx.rng.random
-    if namer[0] == "tabell":
-        _, given_f, given_m, family, suffix, titles = namer
-        female = rand() < 0.5
-        given = given_f if female else given_m
-        first = given[int(rand() * len(given))]
-        last = family[int(rand() * len(family))]
-        name = f"{first} {last}{suffix}" if female else f"{first} {last}"
+    """A name in the corporation's style and the character's gender: its authored
+    table, else one of its Faker locales (`--locale` overrides both), with the
+    corporation's title for that gender. Returns (name, "man" | "kvinna")."""
+    table = corporation.get("namntabell")
+    if ctx.locale is None and table:
+        name, gender = ctx.authored_name(table)
     else:
-        _, locales, titles = namer
-        locale = locales[int(rand() * len(locales))]
-        name, gender = picker(ctx.locale or locale or ctx.system.locale, True).pick(ctx.rng)
-        female = gender == "female"
-    title = titles[0] if female else titles[1]
-    return (f"{title} {name}" if title else name), KON["female" if female else "male"]
-
-
-def _namer(ctx: Context, corporation: dict) -> tuple:
-    """The corporation's name style with its lists looked up once per batch:
-    ("tabell", female given, male given, family, suffix, titles) or ("faker", locales, titles)."""
-    titles = (corporation.get("titel_kvinna"), corporation.get("titel_man"))
-    if ctx.locale is None and corporation.get("namntabell"):
-        names = ctx.settings(corporation["namntabell"])
-        return (
-            "tabell",
-            names["fornamn_kvinna"],
-            names["fornamn_man"],
-            names["efternamn"],
-            names.get("efternamn_kvinna_suffix", ""),
-            titles,
-        )
-    return ("faker", corporation["locales"], titles)
+        locales = corporation["locales"]
+        locale = locales[int(ctx.rng.random() * len(locales))]
+        name, gender = ctx.person_name(locale, latin=True)
+    title = ctx.text(corporation["titel"]) if corporation.get("titel") else ""
+    return (f"{title} {name}" if title else name), KON[gender]
 
 
 def namn(char: dict, ctx: Context) -> None:
@@ -361,18 +325,9 @@ def hjaltepoang(char: dict, ctx: Context) -> None:
 
 
 def arketyp(char: dict, ctx: Context) -> None:
-    """Step 3: the arketyp's dice per grundegenskap and its Tillgångar die."""
-    corp = char["megakorporation"]
-    corps = ctx.table("megakorporationer")
-    allowed = [e for e in ctx.table("arketyper").entries if _open_to(e, corp)]
-
-    def why(entry: dict) -> str:
-        return (
-            f"{entry['name']} is open only to {_names(entry['korporationer'], corps)}, "
-            f"not {corps.get(corp)['name']}"
-        )
-
-    entry = ctx.choose("arketyp", "arketyper", allowed, why)
+    """Step 3: the arketyp's dice per grundegenskap and its Tillgångar die; only an
+    arketyp whose conditions fit the corporation (steered by --karriar)."""
+    entry = ctx.choose("arketyp", "arketyper")
     rules = _rules(ctx)
     die, hit = rules["grundegenskap_tarning"], rules["grundegenskap_traff"]
     values = {}
@@ -388,7 +343,7 @@ def arketyp(char: dict, ctx: Context) -> None:
     low, high = rules["varde_min"], rules["varde_max"]
     rolled = ctx.roll(entry["tillgangar"], "tillgangar").total
     char["arketyp"] = entry["id"]
-    char["arketyp_namn"] = entry["name"]
+    char["arketyp_namn"] = ctx.text(entry["name"])
     char["grundegenskaper"] = values
     char["tillgangar"] = _clamp(rolled, low, high)
     char["fardigheter"] = dict.fromkeys(FASTA, 0)
@@ -414,43 +369,33 @@ def uppvaxthandelser(char: dict, ctx: Context) -> None:
 
 
 def karriarer(char: dict, ctx: Context) -> None:
-    """Step 5: two or three karriärer open to the arketyp and the corporation."""
+    """Step 5: two or three karriärer whose conditions fit the arketyp and the
+    corporation; the player says how many and which (--karriar, or the prompt)."""
     rules = _rules(ctx)
     low, high = rules["karriarer_min"], rules["karriarer_max"]
-    corp, arch_id = char["megakorporation"], char["arketyp"]
-    arch = ctx.table("arketyper").get(arch_id)
     careers = ctx.table("karriarer")
-    corps = ctx.table("megakorporationer")
-    allowed = [careers.get(i) for i in arch["karriarer"]]
-    allowed = [e for e in allowed if _open_to(e, corp)]
-
-    def why(entry: dict) -> str:
-        if entry["id"] not in arch["karriarer"]:
-            return f"{entry['name']} is not open to the arketyp {arch['name']}"
-        return (
-            f"{entry['name']} is open only to {_names(entry['korporationer'], corps)}, "
-            f"not {corps.get(corp)['name']}"
-        )
-
+    allowed = [e for e in careers.entries if ctx.fits(e)]
     given = ctx.option("karriar") or []
     if len(given) > high:
         raise ChargenError(f"--karriar given {len(given)} times: a character takes {low} to {high}")
     if given:
-        chosen = ctx.choose_many("karriar", "karriarer", len(given), allowed, why)
+        chosen = ctx.choose_many("karriar", "karriarer", len(given), allowed)
         if len(chosen) < low:
-            extra = careers.draw(
-                ctx.rng, low - len(chosen), exclude=tuple(e["id"] for e in chosen), among=allowed
-            )
+            taken = tuple(e["id"] for e in chosen)
+            extra = ctx.draw("karriarer", low - len(chosen), among=allowed, exclude=taken)
             for entry in extra:
-                ctx.log(choice="karriar", id=entry["id"], name=entry["name"], by="random")
+                ctx.log(choice="karriar", id=entry["id"], name=ctx.text(entry["name"]), by="random")
             chosen += extra
     else:
-        count = low + int(ctx.rng.random() * (high - low + 1))
-        if len(allowed) < count:
+        most = min(high, len(allowed))
+        if most < low:
             raise ChargenError(
-                f"only {len(allowed)} karriärer are open to {arch['name']} at "
-                f"{corps.get(corp)['name']}; a character needs {count}"
+                f"only {len(allowed)} karriärer are open to {char['arketyp_namn']} at "
+                f"{char['megakorporation_namn']}; a character needs {low}"
             )
+        count = ctx.ask_number(
+            "antal_karriarer", low, most, lambda: low + int(ctx.rng.random() * (most - low + 1))
+        )
         ctx.log(antal_karriarer=count)
         chosen = ctx.choose_many("karriar", "karriarer", count, allowed)
     char["karriarer"] = []
@@ -462,43 +407,41 @@ def karriarer(char: dict, ctx: Context) -> None:
             add_kunskap(char, entry["kunskap"], ctx)
             ctx.log(karriar=entry["id"], kunskap=dict(entry["kunskap"]))
         event = _event(ctx, entry["handelser"], entry["id"], char)
-        char["karriarer"].append(
-            {
-                "id": entry["id"],
-                "namn": entry["name"],
-                "effekter": dict(entry.get("effects", {})),
-                "kunskap": dict(entry.get("kunskap", {})),
-                "handelse": event,
-            }
-        )
+        career = {"id": entry["id"], "namn": ctx.text(entry["name"])}
+        career["effekter"] = dict(entry.get("effects", {}))
+        if entry.get("kunskap"):
+            career["kunskap"] = dict(entry["kunskap"])
+        career["handelse"] = event
+        char["karriarer"].append(career)
 
 
 def beskrivningsord(char: dict, ctx: Context) -> None:
-    """Step 6: two beskrivningsord, from two different categories (one file each)."""
+    """Step 6: "Hitta på två beskrivningsord": at the prompt the player may write
+    each one; the rest come from two different categories (one file each)."""
     count = _rules(ctx)["beskrivningsord_antal"]
-    categories = ctx.choose_many("kategori", "beskrivningsord_kategorier", count)
     words = []
+    if ctx.prompter is not None:
+        for _ in range(count):
+            free = ctx.ask_text("eget_beskrivningsord", "").strip()
+            if not free:
+                break
+            words.append({"id": None, "ord": free, "kategori": "eget"})
+    left = count - len(words)
+    categories = ctx.choose_many("kategori", "beskrivningsord_kategorier", left) if left else []
     for category in categories:
         table = f"beskrivningsord_{category['id']}"
-        word = ctx.choose(
-            table, table
-        )  # one option per category: a prompt's answer holds for the batch
-        words.append({"id": word["id"], "ord": word["name"], "kategori": category["id"]})
+        word = ctx.choose(table, table)  # one option per category: a prompt's answer holds
+        words.append({"id": word["id"], "ord": ctx.text(word["name"]), "kategori": category["id"]})
     char["beskrivningsord"] = words
 
 
-def _items(ctx: Context, corp: str, skill: str) -> list[dict]:
-    """The items of utrustning_<skill>.toml open to `corp` (memoised per batch);
-    only the files a character needs are read."""
-    key = ("utrustning", corp, skill)
-    found = ctx.cache.get(key)
-    if found is None:
-        name = f"utrustning_{skill}"
-        found = (
-            [e for e in ctx.table(name).entries if _open_to(e, corp)] if name in ctx.tables else []
-        )
-        ctx.cache[key] = found
-    return found
+def _items(ctx: Context, skill: str) -> list[dict]:
+    """The items of utrustning_<skill>.toml that fit this character (its corporation,
+    arketyp, what it already has); only the files a character needs are read."""
+    name = f"utrustning_{skill}"
+    if name not in ctx.tables:
+        return []
+    return [e for e in ctx.table(name).entries if ctx.fits(e)]
 
 
 def _has_items(ctx: Context, skill: str) -> bool:
@@ -537,7 +480,9 @@ def _manovrar(ctx: Context, skill: str, item: dict) -> list[str]:
 
 
 def _gear_item(ctx: Context, item: dict, skill: str, bonus: int) -> dict:
-    out = {"namn": item["name"], "fardighet": skill, "bonus": bonus}
+    """An item as the character carries it (noted, so its exclusions hold)."""
+    ctx.note(item, f"utrustning_{skill}")
+    out = {"namn": ctx.text(item["name"]), "fardighet": skill, "bonus": bonus}
     if _is_weapon(item):
         out["vapen"] = True
         out["stridsmanovrar"] = _manovrar(ctx, skill, item)
@@ -546,12 +491,11 @@ def _gear_item(ctx: Context, item: dict, skill: str, bonus: int) -> dict:
 
 def _weapon(ctx: Context, char: dict, taken: set[str]) -> tuple[str, dict] | None:
     """A weapon for the character: the vapenfärdighet drawn weighted by its value
-    (any, when all are 0), an item tagged `vapen` of that färdighet open to the
-    corporation. None only in a pack with no weapon at all for it."""
-    corp = char["megakorporation"]
+    (any, when all are 0), an item tagged `vapen` of that färdighet that fits the
+    character. None only in a pack with no weapon at all for it."""
     options = {}
     for skill in WEAPON_SKILLS:
-        items = [e for e in _items(ctx, corp, skill) if _is_weapon(e) and e["id"] not in taken]
+        items = [e for e in _items(ctx, skill) if _is_weapon(e) and e["id"] not in taken]
         if items:
             options[skill] = items
     if not options:
@@ -576,7 +520,6 @@ def utrustning(char: dict, ctx: Context) -> None:
     budget = (char["tillgangar"] + 1) // 2
     cap, per_item = rules["utrustning_max_per_fardighet"], rules["utrustning_max_per_foremal"]
     armour = rules["rustning_fardighet"]
-    corp = char["megakorporation"]
     used: dict[str, int] = {}
     taken: set[str] = set()
     gear: list[dict] = []
@@ -606,7 +549,7 @@ def utrustning(char: dict, ctx: Context) -> None:
         if not open_:
             break
         target = _weighted(ctx.rng, open_)
-        items = [e for e in _items(ctx, corp, target) if e["id"] not in taken]
+        items = [e for e in _items(ctx, target) if e["id"] not in taken]
         if not items:  # nothing (left) for this corporation here
             del weights[target]
             continue
@@ -785,7 +728,7 @@ def check_pack(tables: Tables) -> list[Problem]:
     ]
     corps = tables["megakorporationer"]
     for index, corp in enumerate(corps.entries):
-        if not any(_open_to(e, corp["id"]) for e in weapons):
+        if not any(_corp_allows(e, corp["id"]) for e in weapons):
             problems.append(
                 Problem(
                     str(corps.path),
@@ -925,8 +868,11 @@ def generate_npc(char: dict, ctx: Context) -> None:
     batch = ctx.cache.get("npc")
     if batch is None:
         batch = ctx.cache["npc"] = _NpcBatch(ctx)
-    if ctx.prompter is None and ctx.option("template") is None:
+    free = ctx.option("template") is None and ctx.option("megakorporation") is None
+    if ctx.prompter is None and free:  # the fast path: nothing to steer
         template = batch.mallar.pick(ctx.rng)
+        ctx.set_fact("template", template["id"])
+        ctx.note(template, batch.mallar)
     else:
         template = ctx.choose("template", "mallar")
     plan = batch.plans.get(template["id"])
@@ -938,14 +884,16 @@ def generate_npc(char: dict, ctx: Context) -> None:
     if human:
         if ctx.prompter is None and ctx.option("megakorporation") is None:
             corp = batch.korporationer.pick(ctx.rng)
+            ctx.set_fact("megakorporation", corp["id"])
+            ctx.note(corp, batch.korporationer)
         else:
             corp = ctx.choose("megakorporation", "megakorporationer")
         char["megakorporation"] = corp["id"]
-        char["megakorporation_namn"] = corp["name"]
+        char["megakorporation_namn"] = ctx.text(corp["name"])
         char["name"], char["kon"] = person_name(ctx, corp)
     else:
         if batch.epitet is not None and batch.epitet.entries:
-            epitet = batch.epitet.pick(ctx.rng)["name"]
+            epitet = ctx.text(ctx.pick("epitet")["name"])
             char["epitet"] = epitet
             char["name"] = f"{name} {epitet}"
         else:
@@ -955,12 +903,12 @@ def generate_npc(char: dict, ctx: Context) -> None:
     char["slas_ut_pa"] = slas_ut_pa
     char["initiativ"] = batch.initiativ
     if human:
-        char["utrustning"] = _npc_gear(ctx, batch, corp["id"], items)
+        char["utrustning"] = _npc_gear(ctx, batch, items)
     for key, value in extra.items():
         char[key] = value.copy() if isinstance(value, list) else value
 
 
-def _npc_gear(ctx: Context, batch: _NpcBatch, corp: str, count: int) -> list[dict]:
+def _npc_gear(ctx: Context, batch: _NpcBatch, count: int) -> list[dict]:
     """`count` different items (+1 each) for a human NPC: a weapon first (an item
     tagged `vapen`), then items for färdigheter drawn at random. Armour is left
     out, since an NPC's Slås ut på is its tier."""
@@ -969,7 +917,7 @@ def _npc_gear(ctx: Context, batch: _NpcBatch, corp: str, count: int) -> list[dic
     taken: set[str] = set()
     rand = ctx.rng.random
     if count > 0:
-        weapons = [(s, e) for s in WEAPON_SKILLS for e in _items(ctx, corp, s) if _is_weapon(e)]
+        weapons = [(s, e) for s in WEAPON_SKILLS for e in _items(ctx, s) if _is_weapon(e)]
         if weapons:
             skill, item = weapons[int(rand() * len(weapons))]
             taken.add(item["id"])
@@ -978,7 +926,7 @@ def _npc_gear(ctx: Context, batch: _NpcBatch, corp: str, count: int) -> list[dic
         if len(gear) >= count or not skills:
             break
         skill = skills[int(rand() * len(skills))]
-        items = [e for e in _items(ctx, corp, skill) if e["id"] not in taken]
+        items = [e for e in _items(ctx, skill) if e["id"] not in taken]
         if not items:
             continue
         item = items[int(rand() * len(items))]
@@ -1165,6 +1113,7 @@ SYSTEM = System(
     description="Mutant Chronicles i Luna City: 2T10 slag under, hjältepoäng och beskrivningsord.",
     specs=SPECS,
     effect_keys=EFFECT_KEYS,
+    facts={"megakorporation": "megakorporationer", "arketyp": "arketyper", "template": "mallar"},
     labels=LABELS,
     pc=PC_STEPS,
     npc=generate_npc,
