@@ -84,7 +84,7 @@ SPECS = {
     "megakorporationer": Spec(
         "definitions",
         fields={
-            "locales": "list[str]!",
+            "locales": "list[locale]+!",
             "namntabell": "table",
             "titel": "text",
             "uppvaxt": "table",
