@@ -66,6 +66,30 @@ SPECS = {
             "bioteknik_korporation": "id:megakorporationer!",
         },
     ),
+    "regeltext": Spec(
+        "settings",
+        fields={
+            k: "str!"
+            for k in (
+                "satsa",
+                "k_marker",
+                "hjaltepoang",
+                "bekanta",
+                "ode",
+                "skada",
+                "slas_ut_pa",
+                "namnlos",
+                "namngiven",
+                "stridsmanovrar",
+                "konsten_sidoeffekt",
+                "konsten_teori",
+                "korruption",
+                "bioteknik",
+                "etikett",
+                "utrustning",
+            )
+        },
+    ),
     "grundegenskaper": Spec("definitions"),
     "fardigheter": Spec("definitions", fields={"grundegenskap": "id:grundegenskaper!"}),
     "kunskap": Spec("definitions"),
@@ -281,6 +305,16 @@ def _corp_allows(entry: dict, corporation: str) -> bool:
     return (when is None or corporation in when) and corporation not in (unless or ())
 
 
+def _ask_number(ctx: Context, what: str, low: int, high: int, draw) -> int:  # TEMP until e11
+    ask = getattr(ctx, "ask_number", None)
+    return ask(what, low, high, draw) if ask else draw()
+
+
+def _ask_text(ctx: Context, what: str, suggestion: str) -> str:  # TEMP until e11
+    ask = getattr(ctx, "ask_text", None)
+    return ask(what, suggestion) if ask else suggestion
+
+
 def t10_reading(dice) -> list[int]:
     """The document's T10: "Noll på tärningen är alltid noll", the ten reads 0."""
     return [0 if d == 10 else d for d in dice]
@@ -393,8 +427,8 @@ def karriarer(char: dict, ctx: Context) -> None:
                 f"only {len(allowed)} karriärer are open to {char['arketyp_namn']} at "
                 f"{char['megakorporation_namn']}; a character needs {low}"
             )
-        count = ctx.ask_number(
-            "antal_karriarer", low, most, lambda: low + int(ctx.rng.random() * (most - low + 1))
+        count = _ask_number(
+            ctx, "antal_karriarer", low, most, lambda: low + int(ctx.rng.random() * (most - low + 1))
         )
         ctx.log(antal_karriarer=count)
         chosen = ctx.choose_many("karriar", "karriarer", count, allowed)
@@ -422,7 +456,7 @@ def beskrivningsord(char: dict, ctx: Context) -> None:
     words = []
     if ctx.prompter is not None:
         for _ in range(count):
-            free = ctx.ask_text("eget_beskrivningsord", "").strip()
+            free = _ask_text(ctx, "eget_beskrivningsord", "").strip()
             if not free:
                 break
             words.append({"id": None, "ord": free, "kategori": "eget"})
@@ -836,6 +870,10 @@ class _NpcBatch:
         self.epitet = ctx.table("epitet") if "epitet" in ctx.tables else None
 
 
+def _creature_has_no_corporation(template: dict) -> str:
+    return f"{template['name']} is a creature, not a human: it has no megakorporation"
+
+
 def _npc_plan(ctx: Context, template: dict) -> tuple:
     """A template's fixed fields: (id, name, slås ut på, human?, how many items, the
     fields it adds as they are). Slås ut på is the template's own, else its storlek's."""
@@ -873,6 +911,9 @@ def generate_npc(char: dict, ctx: Context) -> None:
         template = batch.mallar.pick(ctx.rng)
         ctx.set_fact("template", template["id"])
         ctx.note(template, batch.mallar)
+    elif ctx.option("megakorporation") is not None:  # only humans have a corporation
+        humans = [e for e in batch.mallar.entries if e.get("manniska")]
+        template = ctx.choose("template", "mallar", humans, _creature_has_no_corporation)
     else:
         template = ctx.choose("template", "mallar")
     plan = batch.plans.get(template["id"])
@@ -939,170 +980,307 @@ def _npc_gear(ctx: Context, batch: _NpcBatch, count: int) -> list[dict]:
 
 
 def _signed(value: int) -> str:
-    return f"{value:+d}"
+    return f"{value:+d}" if value else "±0"
+
+
+def _lab(key: str) -> str:
+    return LABELS.get(key) or key
 
 
 def _effects_text(effects: dict) -> str:
-    return ", ".join(f"{LABELS.get(k, k)} {_signed(v)}" for k, v in effects.items())
+    return ", ".join(f"{_lab(k)} {_signed(v)}" for k, v in effects.items())
 
 
-def _skill_rows(char: dict, show_level: bool) -> list[list]:
+def _kunskap_text(points: dict, tables: Tables) -> str:
+    names = tables["kunskap"]
+    return ", ".join(
+        f"{_lab('kunskap')} ({names.get(k)['name'] if k in names else k}) {_signed(v)}"
+        for k, v in points.items()
+    )
+
+
+def _gives(effects: dict, points: dict | None, tables: Tables) -> str:
+    parts = [p for p in (_effects_text(effects), _kunskap_text(points or {}, tables)) if p]
+    return ", ".join(parts)
+
+
+def skill_label(key: str, tables: Tables) -> str:
+    """A färdighet's display name; a Kunskap inriktning as "Kunskap (sprängämnen)"."""
+    if key.startswith(KUNSKAP):
+        inriktning = key[len(KUNSKAP) :]
+        names = tables["kunskap"]
+        shown = names.get(inriktning)["name"] if inriktning in names else inriktning
+        return f"{_lab('kunskap')} ({shown})"
+    return _lab(key)
+
+
+def _skill_rows(char: dict, tables: Tables) -> list[list]:
     rows = []
+    skills = char["fardigheter"]
+    kunskap = sorted(k for k in skills if k.startswith(KUNSKAP))
     for grund, group in GRUPPER.items():
-        for n, key in enumerate(group):
-            value = char["fardigheter"][key]
-            row = [LABELS[grund] if n == 0 else "", LABELS[key], value]
-            if show_level:
-                row.append(f"Nivå {char['nivaer'][key]}")
-            rows.append(row)
+        keys = [k for f in group for k in (kunskap if f == "kunskap" else [f])]
+        for n, key in enumerate(keys):
+            label = _lab(grund) if n == 0 else ""
+            rows.append([label, skill_label(key, tables), skills[key], char["nivaer"][key]])
     return rows
+
+
+def _grund_rows(ge: dict) -> list[list]:
+    keys = list(GRUNDEGENSKAPER)
+    half = (len(keys) + 1) // 2
+    rows = []
+    for a, b in zip(keys[:half], keys[half:] + [None] * (2 * half - len(keys)), strict=True):
+        rows.append([_lab(a), ge[a]] + ([_lab(b), ge[b]] if b else ["", ""]))
+    return rows
+
+
+def _band_text(tables: Tables, table: str, value: int) -> tuple[str, str]:
+    entries = sorted(tables[table].entries, key=lambda e: e["min"])
+    found = entries[0]
+    for entry in entries:
+        if value >= entry["min"]:
+            found = entry
+    return found["name"], found.get("description", "")
+
+
+def _manovrar_text(ids: list[str], tables: Tables) -> str:
+    names = tables["stridsmanovrar"]
+    return ", ".join(names.get(i)["name"] for i in ids if i in names)
+
+
+def _strid(char: dict, tables: Tables, text: dict) -> list[Section]:
+    track = sorted(tables["skada"].entries, key=lambda e: e["min"])
+    weapons = [i for i in char.get("utrustning", ()) if i.get("vapen")]
+    sections = [
+        Section(
+            _lab("strid"),
+            rows=[
+                [_lab("slas_ut_pa"), f"{char['slas_ut_pa']} (10 + rustning {char['rustningsbonus']})"],
+                [_lab("initiativ"), f"{char['initiativ']} (högsta fysikfärdighet)"],
+            ],
+        ),
+        Section(
+            _lab("skada"),
+            headers=[_lab("skada")] + [e["name"] for e in track],
+            rows=[[_lab("modifikation")] + [_signed(e["modifikation"]) for e in track]],
+            text=text["skada"] + " " + text["slas_ut_pa"],
+        ),
+    ]
+    if weapons:
+        sections.append(
+            Section(
+                _lab("vapen"),
+                headers=[_lab("vapen"), _lab("fardighet"), _lab("bonus"), _lab("stridsmanovrar")],
+                rows=[
+                    [
+                        w["namn"],
+                        skill_label(w["fardighet"], tables),
+                        _signed(w["bonus"]),
+                        _manovrar_text(w["stridsmanovrar"], tables),
+                    ]
+                    for w in weapons
+                ],
+            )
+        )
+    allowed = {m for w in weapons for m in w["stridsmanovrar"]}
+    manovrar = [e for e in tables["stridsmanovrar"].entries if e["id"] in allowed]
+    lines = [f"{_lab('satsa_regel')}: {text['satsa']}", text["stridsmanovrar"]]
+    lines += [f"{e['name']}: {e['description']}" for e in manovrar if e["id"] != "satsa"]
+    sections.append(Section(_lab("stridsmanovrar"), text="\n".join(lines)))
+    return sections
+
+
+def _konsten(char: dict, tables: Tables, text: dict) -> list[Section]:
+    if not char["konsten"]:
+        return [Section(_lab("konsten"), text=text["konsten_teori"])]
+    inriktningar = tables["konsten"]
+    lines = [f"{inriktningar.get(k)['name']}: {inriktningar.get(k)['description']}" for k in char["konsten"]]
+    grader = tables["konsten_grader"].entries
+    tider = tables["konsten_varaktighet"].entries
+    hall = tables["konsten_rackvidd"].entries
+    rows = []
+    for n in range(max(len(grader), len(tider), len(hall))):
+        row = []
+        for entries, signed in ((grader, False), (tider, True), (hall, True)):
+            if n < len(entries):
+                skada = entries[n]["skada"]
+                row.append(f"{entries[n]['name']} ({_signed(skada) if signed else skada})")
+            else:
+                row.append("")
+        rows.append(row)
+    return [
+        Section(_lab("konsten"), text="\n".join(lines)),
+        Section(
+            _lab("konsten_skada"),
+            headers=[_lab("grad"), _lab("varaktighet"), _lab("rackvidd")],
+            rows=rows,
+            text=text["konsten_sidoeffekt"],
+        ),
+    ]
 
 
 def sheet(char: dict, tables: Tables) -> list[Section]:
     if char["kind"] == "npc":
-        return npc_sheet(char)
-    ge = char["grundegenskaper"]
+        return npc_sheet(char, tables)
+    text = tables["regeltext"].settings
+    band, owns = _band_text(tables, "tillgangar_band", char["tillgangar"])
+    korruption, _ = _band_text(tables, "sinnesryckning", char["korruption"])
     head = [
-        ["Namn", char["name"]],
-        ["Megakorporation", char["megakorporation_namn"]],
-        ["Arketyp", char["arketyp_namn"]],
-        ["Rykte", f"{char['rykte']} ({char['rykte_band']})"],
-        ["Slås ut på", f"{char['slas_ut_pa']} (10 + rustning {char['rustningsbonus']})"],
-        ["Initiativ", char["initiativ"]],
+        [_lab("namn"), f"{char['name']} ({char['kon']})"],
+        [_lab("megakorporation"), char["megakorporation_namn"]],
+        [_lab("arketyp"), char["arketyp_namn"]],
+        [_lab("rykte"), f"{char['rykte']}: {char['rykte_band']}"],
     ]
     resources = [
-        ["Hjältepoäng", char["hjaltepoang"]],
-        ["K-marker", char["k_marker"]],
-        ["Bekanta", f"0 av högst {char['bekanta_max']}"],
-        ["Öde", f"0 av högst {char['ode_max']}"],
-        ["Korruption", f"{char['korruption']} ({char['sinnesryckning']})"],
+        [_lab("hjaltepoang"), char["hjaltepoang"], text["hjaltepoang"]],
+        [_lab("bekanta"), f"0 av {char['bekanta_max']}", text["bekanta"]],
+        [_lab("ode"), f"0 av {char['ode_max']}", text["ode"]],
+        [_lab("k_marker"), char["k_marker"], text["k_marker"]],
+        [_lab("korruption"), char["korruption"], korruption],
     ]
     sections = [
-        Section("Rollperson", rows=head),
-        Section("Grundegenskaper", rows=[[LABELS[g], ge[g]] for g in GRUNDEGENSKAPER]),
+        Section(_lab("rollperson"), rows=head),
+        Section(_lab("grundegenskaper"), rows=_grund_rows(char["grundegenskaper"])),
         Section(
-            "Färdigheter",
-            headers=["Grundegenskap", "Färdighet", "Värde", "Nivå"],
-            rows=_skill_rows(char, True),
+            _lab("fardigheter"),
+            headers=[_lab("grundegenskap"), _lab("fardighet"), _lab("varde"), _lab("niva")],
+            rows=_skill_rows(char, tables),
         ),
         Section(
-            "Tillgångar",
+            _lab("tillgangar"),
             rows=[
-                [
-                    "Tillgångar",
-                    char["tillgangar"],
-                    char["tillgangar_band"],
-                    f"Nivå {char['tillgangar_niva']}",
-                ]
+                [_lab("tillgangar"), f"{char['tillgangar']} (Nivå {char['tillgangar_niva']})"],
+                [_lab("band"), f"{band}: {owns}"],
             ],
         ),
-        Section("Resurser", rows=resources),
+        Section(_lab("resurser"), rows=resources),
+        *_strid(char, tables, text),
+    ]
+    others = [i for i in char["utrustning"] if not i.get("vapen")]
+    if others:
+        sections.append(
+            Section(
+                _lab("utrustning"),
+                headers=[_lab("foremal"), _lab("fardighet"), _lab("bonus")],
+                rows=[[i["namn"], skill_label(i["fardighet"], tables), _signed(i["bonus"])] for i in others],
+                text=text["utrustning"],
+            )
+        )
+    sections += [
         Section(
-            "Uppväxt",
-            headers=["Slag", "Händelse", "Effekt"],
+            _lab("uppvaxthandelser"),
+            headers=[_lab("slag"), _lab("handelse"), _lab("effekt")],
             rows=[
-                [e["slag"], e["handelse"], _effects_text(e.get("effekter", {}))]
+                [e["slag"], e["handelse"], _gives(e.get("effekter", {}), e.get("kunskap"), tables)]
                 for e in char["uppvaxthandelser"]
             ],
         ),
         Section(
-            "Karriärer",
-            headers=["Karriär", "Ger", "Händelse"],
+            _lab("karriarer"),
+            headers=[_lab("karriar"), _lab("ger")],
+            rows=[[k["namn"], _gives(k["effekter"], k.get("kunskap"), tables)] for k in char["karriarer"]],
+        ),
+        Section(
+            _lab("karriarhandelser"),
+            headers=[_lab("karriar"), _lab("handelse"), _lab("effekt")],
             rows=[
                 [
                     k["namn"],
-                    _effects_text(k["effekter"]),
-                    k["handelse"]["handelse"]
-                    + (
-                        f" ({_effects_text(k['handelse']['effekter'])})"
-                        if k["handelse"].get("effekter")
-                        else ""
-                    ),
+                    k["handelse"]["handelse"],
+                    _gives(k["handelse"].get("effekter", {}), k["handelse"].get("kunskap"), tables),
                 ]
                 for k in char["karriarer"]
             ],
         ),
-        Section("Beskrivningsord", text=", ".join(b["ord"] for b in char["beskrivningsord"])),
+        Section(_lab("beskrivningsord"), text="\n".join(b["ord"] for b in char["beskrivningsord"])),
+        *_konsten(char, tables, text),
     ]
-    if char["utrustning"]:
+    notes = []
+    if char.get("kontakter"):
+        notes.append(f"{_lab('kontakter')}: " + "; ".join(char["kontakter"]) + ".")
+    if char["bioteknik_mycket_svart"]:
+        notes.append(text["bioteknik"])
+    notes.append(text["etikett"])
+    for raise_ in char.get("hojningar", []):
+        outcome = "lyckades" if raise_["lyckat"] else "misslyckades"
+        target = raise_["mal"] if raise_["typ"] == "foremal" else skill_label(raise_["mal"], tables)
+        notes.append(f"Hjältepoäng: höjning av {target} {outcome} (slog {raise_['slag']}).")
+    sections.append(Section(_lab("anteckningar"), text="\n".join(notes)))
+    return sections
+
+
+def npc_sheet(char: dict, tables: Tables) -> list[Section]:
+    text = tables["regeltext"].settings
+    storlek = tables["storlekar"].get(char["storlek"])
+    head = [[_lab("namn"), char["name"]], [_lab("mall"), char["mall"]]]
+    if char.get("megakorporation_namn"):
+        head.append([_lab("megakorporation"), char["megakorporation_namn"]])
+    head.append([_lab("slas_ut_pa"), f"{char['slas_ut_pa']} ({storlek['description']})"])
+    skill = next(iter(char["fardigheter"].values()))
+    head.append([_lab("fardigheter"), f"{skill} i alla (grundegenskap {char['grundegenskaper']['fysik']} + 10)"])
+    head.append([_lab("initiativ"), char["initiativ"]])
+    sections = [Section(_lab("spelledarperson"), rows=head)]
+    rule = [text["slas_ut_pa"]]
+    if char["slas_ut_pa"] == tables["storlekar"].get("namnlos")["slas_ut_pa"] and char.get("template") == "namnlos":
+        rule.append(text["namnlos"])
+    elif char.get("template") == "namngiven":
+        rule.append(text["namngiven"])
+    sections.append(Section(_lab("strid"), text=" ".join(rule)))
+    if char.get("vapen"):
+        sections.append(Section(_lab("vapen"), text=", ".join(char["vapen"])))
+    weapons = [i for i in char.get("utrustning", ()) if i.get("vapen")]
+    if weapons:
         sections.append(
             Section(
-                "Utrustning",
-                headers=["Föremål", "Färdighet", "Bonus"],
+                _lab("vapen"),
+                headers=[_lab("vapen"), _lab("fardighet"), _lab("bonus"), _lab("stridsmanovrar")],
                 rows=[
-                    [i["namn"], LABELS.get(i["fardighet"], i["fardighet"]), _signed(i["bonus"])]
-                    for i in char["utrustning"]
+                    [w["namn"], skill_label(w["fardighet"], tables), _signed(w["bonus"]), _manovrar_text(w["stridsmanovrar"], tables)]
+                    for w in weapons
                 ],
             )
         )
-    konsten = ", ".join(k.capitalize() for k in char["konsten"])
-    sections.append(Section("Konsten", text=konsten if konsten else "Endast teoretisk kunskap."))
-    notes = []
-    if char.get("kunskap_inriktningar"):
-        notes.append("Kunskap: " + ", ".join(char["kunskap_inriktningar"]) + ".")
-    if char.get("kontakter"):
-        notes.append("Kontakter: " + "; ".join(char["kontakter"]) + ".")
-    if char["bioteknik_mycket_svart"]:
-        notes.append("Bioteknik är Mycket svårt (-10) utanför Cybertronic.")
-    notes.append("Etikett utanför den egna korporationen är Svårt (-5).")
-    for raise_ in char.get("hojningar", []):
-        outcome = "lyckades" if raise_["lyckat"] else "misslyckades"
-        notes.append(
-            f"Hjältepoäng: höjning av {LABELS.get(raise_['mal'], raise_['mal'])} {outcome} (slog {raise_['slag']})."
-        )
-    sections.append(Section("Anteckningar", text="\n".join(notes)))
-    return sections
-
-
-def npc_sheet(char: dict) -> list[Section]:
-    head = [["Namn", char["name"]], ["Mall", char["mall"]], ["Slås ut på", char["slas_ut_pa"]]]
-    if char.get("megakorporation_namn"):
-        head.insert(1, ["Megakorporation", char["megakorporation_namn"]])
-    if char.get("apostel"):
-        head.append(["Apostel", char["apostel"]])
-        head.append(["Korruption", char["korruption"]])
-    sections = [
-        Section("Spelledarperson", rows=head),
-        Section(
-            "Grundegenskaper",
-            text=", ".join(f"{LABELS[g]} {v}" for g, v in char["grundegenskaper"].items()),
-        ),
-        Section(
-            "Färdigheter",
-            text="Alla färdigheter "
-            + str(char["fardigheter"]["narstrid"])
-            + " (grundegenskap + 10).",
-        ),
-    ]
-    if char.get("vapen"):
-        sections.append(Section("Vapen", text=", ".join(char["vapen"])))
-    if char.get("utrustning"):
+    others = [i for i in char.get("utrustning", ()) if not i.get("vapen")]
+    if others:
         sections.append(
             Section(
-                "Utrustning",
-                text=", ".join(
-                    f"{i['namn']} ({LABELS.get(i['fardighet'], i['fardighet'])} +{i['bonus']})"
-                    for i in char["utrustning"]
-                ),
+                _lab("utrustning"),
+                text=", ".join(f"{i['namn']} ({skill_label(i['fardighet'], tables)} {_signed(i['bonus'])})" for i in others),
+            )
+        )
+    if "korruption" in char:
+        sections.append(
+            Section(
+                _lab("korruption"),
+                rows=[
+                    [_lab("apostel"), char["apostel"]],
+                    [_lab("korruption"), f"{char['korruption']}: {char['sinnesryckning']}"],
+                    [_lab("korruptionsvarde"), char["korruptionsvarde"]],
+                ],
+                text=text["korruption"],
             )
         )
     if char.get("beskrivning"):
-        sections.append(Section("Beskrivning", text=char["beskrivning"]))
+        sections.append(Section(_lab("beskrivning"), text=char["beskrivning"]))
     return sections
 
 
-def _geo(key: str):
-    return lambda c: c["grundegenskaper"][key]
-
-
-def _gear_short(c: dict) -> str:
+def _weapon_short(c: dict) -> str:
     if c.get("vapen"):
         return ", ".join(c["vapen"])
-    return ", ".join(f"{i['namn']} +{i['bonus']}" for i in c.get("utrustning", ())[:3])
+    return ", ".join(f"{i['namn']} {_signed(i['bonus'])}" for i in c.get("utrustning", ()) if i.get("vapen"))
 
 
 def _arketyp_or_mall(c: dict):
     return c.get("arketyp_namn") or c.get("mall")
+
+
+def _best_skill(c: dict):
+    if c["kind"] == "npc":
+        return next(iter(c["fardigheter"].values()))
+    key = max(c["fardigheter"], key=lambda k: c["fardigheter"][k])
+    return f"{LABELS.get(key, 'Kunskap')} {c['fardigheter'][key]}"
 
 
 SYSTEM = System(
@@ -1144,9 +1322,10 @@ SYSTEM = System(
         ("Namn", "name"),
         ("Korporation", lambda c: c.get("megakorporation_namn", "")),
         ("Arketyp/mall", _arketyp_or_mall),
-        *[(LABELS[g][:3], _geo(g)) for g in GRUNDEGENSKAPER],
         ("Slås ut på", "slas_ut_pa"),
         ("Init", "initiativ"),
-        ("Utrustning / vapen", _gear_short),
+        ("Färdighet", _best_skill),
+        ("Vapen", _weapon_short),
+        ("Korruption", lambda c: c.get("korruption", 0)),
     ],
 )
