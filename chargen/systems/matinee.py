@@ -428,7 +428,11 @@ def karriarer(char: dict, ctx: Context) -> None:
                 f"{char['megakorporation_namn']}; a character needs {low}"
             )
         count = _ask_number(
-            ctx, "antal_karriarer", low, most, lambda: low + int(ctx.rng.random() * (most - low + 1))
+            ctx,
+            "antal_karriarer",
+            low,
+            most,
+            lambda: low + int(ctx.rng.random() * (most - low + 1)),
         )
         ctx.log(antal_karriarer=count)
         chosen = ctx.choose_many("karriar", "karriarer", count, allowed)
@@ -472,10 +476,15 @@ def beskrivningsord(char: dict, ctx: Context) -> None:
 def _items(ctx: Context, skill: str) -> list[dict]:
     """The items of utrustning_<skill>.toml that fit this character (its corporation,
     arketyp, what it already has); only the files a character needs are read."""
-    name = f"utrustning_{skill}"
+    name = item_file(skill)
     if name not in ctx.tables:
         return []
     return [e for e in ctx.table(name).entries if ctx.fits(e)]
+
+
+def item_file(skill: str) -> str:
+    """The utrustning file of a färdighet; every Kunskap inriktning shares utrustning_kunskap."""
+    return "utrustning_kunskap" if skill.startswith(KUNSKAP) else f"utrustning_{skill}"
 
 
 def _has_items(ctx: Context, skill: str) -> bool:
@@ -483,7 +492,7 @@ def _has_items(ctx: Context, skill: str) -> bool:
     if found is None:  # the färdigheter (and armour) that have an utrustning file
         skills = (*FARDIGHETER, _rules(ctx)["rustning_fardighet"])
         found = ctx.cache["item_skills"] = {f for f in skills if f"utrustning_{f}" in ctx.tables}
-    return skill in found
+    return ("kunskap" if skill.startswith(KUNSKAP) else skill) in found
 
 
 def _weighted(rng, weights: dict[str, int]) -> str:
@@ -515,7 +524,7 @@ def _manovrar(ctx: Context, skill: str, item: dict) -> list[str]:
 
 def _gear_item(ctx: Context, item: dict, skill: str, bonus: int) -> dict:
     """An item as the character carries it (noted, so its exclusions hold)."""
-    ctx.note(item, f"utrustning_{skill}")
+    ctx.note(item, item_file(skill))
     out = {"namn": ctx.text(item["name"]), "fardighet": skill, "bonus": bonus}
     if _is_weapon(item):
         out["vapen"] = True
@@ -752,7 +761,9 @@ def check_pack(tables: Tables) -> list[Problem]:
                     why = f"kunskap {key} = 0: give points or leave the inriktning out"
                 else:
                     continue
-                problems.append(Problem(str(table.path), key_line(table.text, "kunskap", index), why))
+                problems.append(
+                    Problem(str(table.path), key_line(table.text, "kunskap", index), why)
+                )
     weapons = [
         e
         for skill in WEAPON_SKILLS
@@ -824,7 +835,12 @@ PC_STEPS = [
         label="Beskrivningsord",
         help="Step 6: two different beskrivningsord.",
     ),
-    Step("spendera", spendera_hjaltepoang, fields=("hjaltepoang", "hojningar", "grundegenskaper", "fardigheter", "tillgangar"), command=False),
+    Step(
+        "spendera",
+        spendera_hjaltepoang,
+        fields=("hjaltepoang", "hojningar", "grundegenskaper", "fardigheter", "tillgangar"),
+        command=False,
+    ),
     Step(
         "utrustning",
         utrustning,
@@ -1056,7 +1072,10 @@ def _strid(char: dict, tables: Tables, text: dict) -> list[Section]:
         Section(
             _lab("strid"),
             rows=[
-                [_lab("slas_ut_pa"), f"{char['slas_ut_pa']} (10 + rustning {char['rustningsbonus']})"],
+                [
+                    _lab("slas_ut_pa"),
+                    f"{char['slas_ut_pa']} (10 + rustning {char['rustningsbonus']})",
+                ],
                 [_lab("initiativ"), f"{char['initiativ']} (högsta fysikfärdighet)"],
             ],
         ),
@@ -1095,7 +1114,10 @@ def _konsten(char: dict, tables: Tables, text: dict) -> list[Section]:
     if not char["konsten"]:
         return [Section(_lab("konsten"), text=text["konsten_teori"])]
     inriktningar = tables["konsten"]
-    lines = [f"{inriktningar.get(k)['name']}: {inriktningar.get(k)['description']}" for k in char["konsten"]]
+    lines = [
+        f"{inriktningar.get(k)['name']}: {inriktningar.get(k)['description']}"
+        for k in char["konsten"]
+    ]
     grader = tables["konsten_grader"].entries
     tider = tables["konsten_varaktighet"].entries
     hall = tables["konsten_rackvidd"].entries
@@ -1163,7 +1185,10 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
             Section(
                 _lab("utrustning"),
                 headers=[_lab("foremal"), _lab("fardighet"), _lab("bonus")],
-                rows=[[i["namn"], skill_label(i["fardighet"], tables), _signed(i["bonus"])] for i in others],
+                rows=[
+                    [i["namn"], skill_label(i["fardighet"], tables), _signed(i["bonus"])]
+                    for i in others
+                ],
                 text=text["utrustning"],
             )
         )
@@ -1179,7 +1204,10 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         Section(
             _lab("karriarer"),
             headers=[_lab("karriar"), _lab("ger")],
-            rows=[[k["namn"], _gives(k["effekter"], k.get("kunskap"), tables)] for k in char["karriarer"]],
+            rows=[
+                [k["namn"], _gives(k["effekter"], k.get("kunskap"), tables)]
+                for k in char["karriarer"]
+            ],
         ),
         Section(
             _lab("karriarhandelser"),
@@ -1218,11 +1246,19 @@ def npc_sheet(char: dict, tables: Tables) -> list[Section]:
         head.append([_lab("megakorporation"), char["megakorporation_namn"]])
     head.append([_lab("slas_ut_pa"), f"{char['slas_ut_pa']} ({storlek['description']})"])
     skill = next(iter(char["fardigheter"].values()))
-    head.append([_lab("fardigheter"), f"{skill} i alla (grundegenskap {char['grundegenskaper']['fysik']} + 10)"])
+    head.append(
+        [
+            _lab("fardigheter"),
+            f"{skill} i alla (grundegenskap {char['grundegenskaper']['fysik']} + 10)",
+        ]
+    )
     head.append([_lab("initiativ"), char["initiativ"]])
     sections = [Section(_lab("spelledarperson"), rows=head)]
     rule = [text["slas_ut_pa"]]
-    if char["slas_ut_pa"] == tables["storlekar"].get("namnlos")["slas_ut_pa"] and char.get("template") == "namnlos":
+    if (
+        char["slas_ut_pa"] == tables["storlekar"].get("namnlos")["slas_ut_pa"]
+        and char.get("template") == "namnlos"
+    ):
         rule.append(text["namnlos"])
     elif char.get("template") == "namngiven":
         rule.append(text["namngiven"])
@@ -1236,7 +1272,12 @@ def npc_sheet(char: dict, tables: Tables) -> list[Section]:
                 _lab("vapen"),
                 headers=[_lab("vapen"), _lab("fardighet"), _lab("bonus"), _lab("stridsmanovrar")],
                 rows=[
-                    [w["namn"], skill_label(w["fardighet"], tables), _signed(w["bonus"]), _manovrar_text(w["stridsmanovrar"], tables)]
+                    [
+                        w["namn"],
+                        skill_label(w["fardighet"], tables),
+                        _signed(w["bonus"]),
+                        _manovrar_text(w["stridsmanovrar"], tables),
+                    ]
                     for w in weapons
                 ],
             )
@@ -1246,7 +1287,10 @@ def npc_sheet(char: dict, tables: Tables) -> list[Section]:
         sections.append(
             Section(
                 _lab("utrustning"),
-                text=", ".join(f"{i['namn']} ({skill_label(i['fardighet'], tables)} {_signed(i['bonus'])})" for i in others),
+                text=", ".join(
+                    f"{i['namn']} ({skill_label(i['fardighet'], tables)} {_signed(i['bonus'])})"
+                    for i in others
+                ),
             )
         )
     if "korruption" in char:
@@ -1269,7 +1313,9 @@ def npc_sheet(char: dict, tables: Tables) -> list[Section]:
 def _weapon_short(c: dict) -> str:
     if c.get("vapen"):
         return ", ".join(c["vapen"])
-    return ", ".join(f"{i['namn']} {_signed(i['bonus'])}" for i in c.get("utrustning", ()) if i.get("vapen"))
+    return ", ".join(
+        f"{i['namn']} {_signed(i['bonus'])}" for i in c.get("utrustning", ()) if i.get("vapen")
+    )
 
 
 def _arketyp_or_mall(c: dict):
