@@ -16,10 +16,10 @@ from chargen.systems import load, matinee
 from chargen.systems.matinee import (
     FARDIGHETER,
     FASTA,
-    KUNSKAP,
     GRUND_FOR,
     GRUNDEGENSKAPER,
     GRUPPER,
+    KUNSKAP,
     apply_effects,
     t10_reading,
 )
