@@ -23,7 +23,7 @@ from chargen.conditions import GENDERS, MISSING, PRONOUNS, Rule, entry_names, re
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed
-from chargen.tables import Pool, Spec, Table, Tables, builtin_root, pack_dir
+from chargen.tables import MAX_ROLL_ROWS, Pool, Spec, Table, Tables, builtin_root, pack_dir
 
 StepFunction = Callable[[dict, "Context"], None]
 
@@ -141,9 +141,11 @@ class System:
             folder = pack_dir(root, self.id)
             if folder is not None:
                 dirs.append(folder)
+        from chargen.printable import PRINT_SPEC, PRINT_TABLE
+
         return Tables(
             self.id,
-            self.specs,
+            {PRINT_TABLE: PRINT_SPEC, **self.specs},
             self.effect_keys,
             dirs,
             self.check,
@@ -459,7 +461,7 @@ class Context:
         rolled again (the historik shows it, `rerolled`)."""
         rows = []
         pending = [name]
-        while pending and len(rows) < 50:
+        while pending and len(rows) <= MAX_ROLL_ROWS:  # the check keeps chains shorter
             table = self.tables[pending.pop(0)]
             value, entry = self._roll_fitting(table, why)
             event: dict[str, Any] = {"table": table.name}
