@@ -1025,6 +1025,11 @@ def _kunskap_text(points: dict, tables: Tables) -> str:
     )
 
 
+def _event_text(event: dict, tables: Tables) -> str:
+    gives = _gives(event.get("effekter", {}), event.get("kunskap"), tables)
+    return f"{event['handelse']} ({gives})" if gives else event["handelse"]
+
+
 def _gives(effects: dict, points: dict | None, tables: Tables) -> str:
     parts = [p for p in (_effects_text(effects), _kunskap_text(points or {}, tables)) if p]
     return ", ".join(parts)
@@ -1041,15 +1046,15 @@ def skill_label(key: str, tables: Tables) -> str:
 
 
 def _skill_rows(char: dict, tables: Tables) -> list[list]:
-    rows = []
+    """The färdigheter in the document's order (each Kunskap inriktning in Kunskap's
+    place), two to a row: färdighet, värde, nivå, färdighet, värde, nivå."""
     skills = char["fardigheter"]
     kunskap = sorted(k for k in skills if k.startswith(KUNSKAP))
-    for grund, group in GRUPPER.items():
-        keys = [k for f in group for k in (kunskap if f == "kunskap" else [f])]
-        for n, key in enumerate(keys):
-            label = _lab(grund) if n == 0 else ""
-            rows.append([label, skill_label(key, tables), skills[key], char["nivaer"][key]])
-    return rows
+    keys = [k for f in FARDIGHETER for k in (kunskap if f == "kunskap" else [f])]
+    cells = [[skill_label(k, tables), skills[k], char["nivaer"][k]] for k in keys]
+    half = (len(cells) + 1) // 2
+    left, right = cells[:half], cells[half:] + [["", "", ""]] * (2 * half - len(cells))
+    return [a + b for a, b in zip(left, right, strict=True)]
 
 
 def _grund_rows(ge: dict) -> list[list]:
@@ -1076,26 +1081,30 @@ def _manovrar_text(ids: list[str], tables: Tables) -> str:
 
 
 def _strid(char: dict, tables: Tables, text: dict) -> list[Section]:
+    """Slås ut på, initiativ and the Skada track; the weapons with the stridsmanövrar
+    each allows, and those manövrar (Satsa first) in one short block."""
     track = sorted(tables["skada"].entries, key=lambda e: e["min"])
     weapons = [i for i in char.get("utrustning", ()) if i.get("vapen")]
     sections = [
         Section(
             _lab("strid"),
-            rows=[
-                [
-                    _lab("slas_ut_pa"),
-                    f"{char['slas_ut_pa']} (10 + rustning {char['rustningsbonus']})",
-                ],
-                [_lab("initiativ"), f"{char['initiativ']} (högsta fysikfärdighet)"],
-            ],
-        ),
-        Section(
-            _lab("skada"),
             headers=[_lab("skada")] + [e["name"] for e in track],
-            rows=[[_lab("modifikation")] + [_signed(e["modifikation"]) for e in track]],
-            text=text["skada"] + " " + text["slas_ut_pa"],
-        ),
+            rows=[
+                [_lab("modifikation")] + [_signed(e["modifikation"]) for e in track],
+            ],
+            text=(
+                f"{_lab('slas_ut_pa')} {char['slas_ut_pa']} (10 + rustning "
+                f"{char['rustningsbonus']}). {text['slas_ut_pa']}\n"
+                f"{_lab('initiativ')} {char['initiativ']} (högsta fysikfärdighet).\n"
+                f"{text['skada']}"
+            ),
+        )
     ]
+    allowed = {m for w in weapons for m in w["stridsmanovrar"]}
+    manovrar = tables["stridsmanovrar"]
+    shown = ["satsa"] + [e["id"] for e in manovrar.entries if e["id"] in allowed - {"satsa"}]
+    lines = [text["stridsmanovrar"]]
+    lines += [f"{manovrar.get(m)['name']}: {manovrar.get(m)['description']}" for m in shown]
     if weapons:
         sections.append(
             Section(
@@ -1110,13 +1119,9 @@ def _strid(char: dict, tables: Tables, text: dict) -> list[Section]:
                     ]
                     for w in weapons
                 ],
+                text="\n".join(lines),
             )
         )
-    allowed = {m for w in weapons for m in w["stridsmanovrar"]}
-    manovrar = [e for e in tables["stridsmanovrar"].entries if e["id"] in allowed]
-    lines = [f"{_lab('satsa_regel')}: {text['satsa']}", text["stridsmanovrar"]]
-    lines += [f"{e['name']}: {e['description']}" for e in manovrar if e["id"] != "satsa"]
-    sections.append(Section(_lab("stridsmanovrar"), text="\n".join(lines)))
     return sections
 
 
@@ -1176,7 +1181,7 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         Section(_lab("grundegenskaper"), rows=_grund_rows(char["grundegenskaper"])),
         Section(
             _lab("fardigheter"),
-            headers=[_lab("grundegenskap"), _lab("fardighet"), _lab("varde"), _lab("niva")],
+            headers=[_lab("fardighet"), _lab("varde"), _lab("niva")] * 2,
             rows=_skill_rows(char, tables),
         ),
         Section(
@@ -1213,20 +1218,12 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         ),
         Section(
             _lab("karriarer"),
-            headers=[_lab("karriar"), _lab("ger")],
-            rows=[
-                [k["namn"], _gives(k["effekter"], k.get("kunskap"), tables)]
-                for k in char["karriarer"]
-            ],
-        ),
-        Section(
-            _lab("karriarhandelser"),
-            headers=[_lab("karriar"), _lab("handelse"), _lab("effekt")],
+            headers=[_lab("karriar"), _lab("ger"), _lab("karriarhandelse")],
             rows=[
                 [
                     k["namn"],
-                    k["handelse"]["handelse"],
-                    _gives(k["handelse"].get("effekter", {}), k["handelse"].get("kunskap"), tables),
+                    _gives(k["effekter"], k.get("kunskap"), tables),
+                    _event_text(k["handelse"], tables),
                 ]
                 for k in char["karriarer"]
             ],
