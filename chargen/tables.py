@@ -149,6 +149,13 @@ class Table:
         self._pool = Pool(self.entries)
         self.compiled = conditions.Compiled(self.entries)
         self.conditioned = self.compiled.conditioned
+        # text keys (type "text") of this table, and the entries whose text varies by
+        # gender or holds placeholders: Context.roll_table hands those out resolved
+        allowed = {**COMMON_KEYS, **spec.fields}
+        self.text_keys = tuple(k for k, kind in allowed.items() if kind.rstrip("!+") == "text")
+        self.varying = frozenset(
+            id(e) for e in self.entries if any(conditions.varies(e.get(k)) for k in self.text_keys)
+        )
 
     def __repr__(self) -> str:
         return f"<Table {self.name} ({self.kind}, {len(self.entries)} entries)>"
