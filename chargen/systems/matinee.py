@@ -607,8 +607,62 @@ def utrustning(char: dict, ctx: Context) -> None:
             del weights[target]
             continue
         take(items[int(rand() * len(items))], target)
+    if ctx.prompter is not None:
+        gear, left = _edit_gear(ctx, char, gear, budget, taken)
     char["utrustning"] = gear
     ctx.log(bonusar=budget, fordelade=budget - left)
+
+
+def _edit_gear(
+    ctx: Context, char: dict, gear: list[dict], budget: int, taken: set[str]
+) -> tuple[list[dict], int]:
+    """"Hitta på utrustning" at the prompt: keep some of the drawn items, add others
+    that fit (+1 each), then name items of one's own; the budget and the +5 per
+    färdighet hold, and a weapon stays (the drawn one comes back if none is kept)."""
+    rules = _rules(ctx)
+    cap = rules["utrustning_max_per_fardighet"]
+    skills = [f for f, v in char["fardigheter"].items() if v > 0 and _has_items(ctx, f)]
+    pool = []
+    for skill in skills or [f for f in FASTA if _has_items(ctx, f)]:
+        for item in _items(ctx, skill):
+            if item["id"] not in taken and all(item["id"] != p[0]["id"] for p in pool):
+                pool.append((item, skill))
+    offered = [{"namn": ctx.text(i["name"]), "fardighet": s, "bonus": 1} for i, s in pool]
+    kept = ctx.ask_list("utrustning", gear, offered, show=_item_text(ctx.tables))
+    if not any(i.get("vapen") for i in kept) and any(i.get("vapen") for i in gear):
+        kept.insert(0, next(i for i in gear if i.get("vapen")))
+    out: list[dict] = []
+    used: dict[str, int] = {}
+    left = budget
+    for item in kept:
+        if item in offered:  # an added item: noted like a drawn one, at +1
+            source, skill = pool[offered.index(item)]
+            item = _gear_item(ctx, source, skill, 1)
+        bonus = min(item["bonus"], left, cap - used.get(item["fardighet"], 0))
+        if bonus <= 0 and not (item.get("vapen") and not out):
+            continue  # no budget left for it (a lone weapon may stay at +0)
+        item = dict(item, bonus=max(bonus, 0))
+        used[item["fardighet"]] = used.get(item["fardighet"], 0) + item["bonus"]
+        left -= item["bonus"]
+        out.append(item)
+    while left > 0:
+        name = ctx.ask_text("eget_foremal", "").strip()
+        if not name:
+            break
+        open_ = [e for e in ctx.table("fardigheter").entries if used.get(e["id"], 0) < cap]
+        skill = ctx.choose("foremal_fardighet", "fardigheter", open_)["id"]
+        if skill == "kunskap":
+            owned = [k for k in char["fardigheter"] if k.startswith(KUNSKAP)]
+            if len(owned) == 1:
+                skill = owned[0]
+            elif owned:
+                skill = _ask_skill(ctx, owned)
+            else:
+                skill = KUNSKAP + ctx.choose("foremal_kunskap", "kunskap")["id"]
+        out.append({"namn": name, "fardighet": skill, "bonus": 1})
+        used[skill] = used.get(skill, 0) + 1
+        left -= 1
+    return out, left
 
 
 def _roll_2t10(ctx: Context, why: str) -> int:
@@ -631,13 +685,38 @@ def spendera_hjaltepoang(char: dict, ctx: Context) -> None:
     cost = _rules(ctx)["hojning_kostnad"]
     kinds = ctx.table("hojningar")
     while char["hjaltepoang"] >= cost:
-        kind = kinds.pick(ctx.rng)["id"]
+        if ctx.prompter is None:
+            kind = kinds.pick(ctx.rng)["id"]
+        else:  # the player says what the raise goes to
+            kind = ctx.choose("hojning", "hojningar")["id"]
         char["hjaltepoang"] -= cost
         if kind == "foremal":
             char[PENDING_FOREMAL] = char.get(PENDING_FOREMAL, 0) + 1
             ctx.log(hojning=kind, hjaltepoang=cost, efter="utrustning")
             continue
         _record(char, ctx, _raise(char, ctx, kind), cost)
+
+
+def _ask_skill(ctx: Context, keys: list[str]) -> str:
+    """The färdighet a raise goes to, asked: first the färdighet, then for Kunskap
+    which inriktning."""
+    plain = {k if not k.startswith(KUNSKAP) else "kunskap" for k in keys}
+    pool = [e for e in ctx.table("fardigheter").entries if e["id"] in plain]
+    skill = ctx.choose("hojning_fardighet", "fardigheter", pool)["id"]
+    if skill != "kunskap":
+        return skill
+    inriktningar = {k[len(KUNSKAP) :] for k in keys if k.startswith(KUNSKAP)}
+    pool = [e for e in ctx.table("kunskap").entries if e["id"] in inriktningar]
+    return KUNSKAP + ctx.choose("hojning_kunskap", "kunskap", pool)["id"]
+
+
+def _item_text(tables: Tables):
+    """How an item reads at the prompt: "Machete (Närstrid +2)"."""
+
+    def show(item: dict) -> str:
+        return f"{item['namn']} ({skill_label(item['fardighet'], tables)} {_signed(item['bonus'])})"
+
+    return show
 
 
 def foremal(char: dict, ctx: Context) -> None:
@@ -659,7 +738,10 @@ def _raise(char: dict, ctx: Context, kind: str) -> dict:
     rand = ctx.rng.random
     high = rules["varde_max"]
     if kind == "grundegenskap":
-        key = GRUNDEGENSKAPER[int(rand() * len(GRUNDEGENSKAPER))]
+        if ctx.prompter is None:
+            key = GRUNDEGENSKAPER[int(rand() * len(GRUNDEGENSKAPER))]
+        else:
+            key = ctx.choose("hojning_grundegenskap", "grundegenskaper")["id"]
         value = char["grundegenskaper"][key]
         need = rules["hojning_grundegenskap_bas"] + value
         rolled = _roll_2t10(ctx, f"höja {key}")
@@ -670,7 +752,10 @@ def _raise(char: dict, ctx: Context, kind: str) -> dict:
     if kind == "fardighet":
         skills = char["fardigheter"]
         learned = [f for f in skills if skills[f] > 0] or list(FASTA)
-        key = learned[int(rand() * len(learned))]
+        if ctx.prompter is None:
+            key = learned[int(rand() * len(learned))]
+        else:
+            key = _ask_skill(ctx, learned)
         value = skills[key]
         bonus = char["grundegenskaper"][grund_for(key)]
         rolled = _roll_2t10(ctx, f"höja {key}")
@@ -686,7 +771,13 @@ def _raise(char: dict, ctx: Context, kind: str) -> dict:
             char["tillgangar"] = value + 1
         return {"typ": kind, "mal": "tillgangar", "slag": rolled, "over": value, "lyckat": ok}
     # föremål: roll under Tillgångar less the item's bonus; 0 (00) always fails
-    item = char["utrustning"][int(rand() * len(char["utrustning"]))]
+    gear = char["utrustning"]
+    if ctx.prompter is None:
+        item = gear[int(rand() * len(gear))]
+    else:
+        kept = ctx.ask_list("hojning_foremal", gear, show=_item_text(ctx.tables))
+        # one number picks that item; an empty answer (the whole list) leaves it to chance
+        item = kept[0] if len(kept) == 1 else gear[int(rand() * len(gear))]
     against = char["tillgangar"] - item["bonus"]
     rolled = _roll_2t10(ctx, f"höja {item['namn']}")
     total_for = sum(i["bonus"] for i in char["utrustning"] if i["fardighet"] == item["fardighet"])
