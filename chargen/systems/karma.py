@@ -11,6 +11,7 @@ kept in tables/karma/regler.toml.
 from __future__ import annotations
 
 from chargen.dice import parse
+from chargen.labels import builtin_labels
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Spec, Tables, parse_range
 
@@ -48,26 +49,8 @@ SPECS = {
     ),
 }
 
-LABELS = {
-    "stark": "Stark",
-    "talig": "Tålig",
-    "smidig": "Smidig",
-    "uppmarksam": "Uppmärksam",
-    "overtygande": "Övertygande",
-    "stridsvan": "Stridsvan",
-    "traffsaker": "Träffsäker",
-    "sardrag": "Särdrag",
-    "bakgrunder": "Bakgrunder",
-    "karma": "Karma",
-    "karma_typ": "Karmans slag",
-    "last": "Last",
-    "dygd": "Dygd",
-    "mening": "Mening",
-    "id": "Id",
-    "namn": "Namn",
-    "typ": "Typ",
-    "tarningar": "Tärningar",
-}
+# Display words live in tables/karma/etiketter.toml (chargen.labels).
+LABELS = builtin_labels("karma")
 
 
 def _name(char: dict, ctx: Context) -> None:
