@@ -11,11 +11,12 @@ quoted or authored, and every number the code uses comes from regler.toml.
 from __future__ import annotations
 
 from bisect import bisect
+from collections.abc import Callable
 
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
-from chargen.procedure import Context, Option, Section, Step, System
+from chargen.procedure import Column, Context, Option, Part, Section, Step, System
 from chargen.tables import Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("fysik", "smidighet", "intelligens", "psyke", "personlighet", "vaksamhet")
@@ -80,6 +81,7 @@ SPECS = {
                 "ode",
                 "skada",
                 "slas_ut_pa",
+                "initiativ",
                 "namnlos",
                 "namngiven",
                 "stridsmanovrar",
@@ -272,16 +274,6 @@ def _corp_allows(entry: dict, corporation: str) -> bool:
     return (when is None or corporation in when) and corporation not in (unless or ())
 
 
-def _ask_number(ctx: Context, what: str, low: int, high: int, draw) -> int:  # TEMP until e11
-    ask = getattr(ctx, "ask_number", None)
-    return ask(what, low, high, draw) if ask else draw()
-
-
-def _ask_text(ctx: Context, what: str, suggestion: str) -> str:  # TEMP until e11
-    ask = getattr(ctx, "ask_text", None)
-    return ask(what, suggestion) if ask else suggestion
-
-
 def t10_reading(dice) -> list[int]:
     """The document's T10: "Noll på tärningen är alltid noll", the ten reads 0."""
     return [0 if d == 10 else d for d in dice]
@@ -394,8 +386,7 @@ def karriarer(char: dict, ctx: Context) -> None:
                 f"only {len(allowed)} karriärer are open to {char['arketyp_namn']} at "
                 f"{char['megakorporation_namn']}; a character needs {low}"
             )
-        count = _ask_number(
-            ctx,
+        count = ctx.ask_number(
             "antal_karriarer",
             low,
             most,
@@ -421,22 +412,21 @@ def karriarer(char: dict, ctx: Context) -> None:
 
 
 def beskrivningsord(char: dict, ctx: Context) -> None:
-    """Step 6: "Hitta på två beskrivningsord": at the prompt the player may write
-    each one; the rest come from two different categories (one file each)."""
+    """Step 6: "Hitta på två beskrivningsord": two words from two different
+    categories (one file each); at the prompt the player picks the categories and
+    the words, and may then keep each word or write one of their own."""
     count = _rules(ctx)["beskrivningsord_antal"]
+    categories = ctx.choose_many("kategori", "beskrivningsord_kategorier", count)
     words = []
-    if ctx.prompter is not None:
-        for _ in range(count):
-            free = _ask_text(ctx, "eget_beskrivningsord", "").strip()
-            if not free:
-                break
-            words.append({"id": None, "ord": free, "kategori": "eget"})
-    left = count - len(words)
-    categories = ctx.choose_many("kategori", "beskrivningsord_kategorier", left) if left else []
     for category in categories:
         table = f"beskrivningsord_{category['id']}"
         word = ctx.choose(table, table)  # one option per category: a prompt's answer holds
         words.append({"id": word["id"], "ord": ctx.text(word["name"]), "kategori": category["id"]})
+    if ctx.prompter is not None:
+        for n, word in enumerate(words):
+            own = ctx.ask_text(f"eget_beskrivningsord_{n + 1}", word["ord"]).strip()
+            if own and own != word["ord"]:
+                words[n] = {"id": None, "ord": own, "kategori": "eget"}
     char["beskrivningsord"] = words
 
 
@@ -573,17 +563,17 @@ def utrustning(char: dict, ctx: Context) -> None:
 def _edit_gear(
     ctx: Context, char: dict, gear: list[dict], budget: int, taken: set[str]
 ) -> tuple[list[dict], int]:
-    """"Hitta på utrustning" at the prompt: keep some of the drawn items, add others
+    """ "Hitta på utrustning" at the prompt: keep some of the drawn items, add others
     that fit (+1 each), then name items of one's own; the budget and the +5 per
     färdighet hold, and a weapon stays (the drawn one comes back if none is kept)."""
     rules = _rules(ctx)
-    cap = rules["utrustning_max_per_fardighet"]
+    cap, per_item = rules["utrustning_max_per_fardighet"], rules["utrustning_max_per_foremal"]
     skills = [f for f, v in char["fardigheter"].items() if v > 0 and _has_items(ctx, f)]
-    pool = []
-    for skill in skills or [f for f in FASTA if _has_items(ctx, f)]:
-        for item in _items(ctx, skill):
-            if item["id"] not in taken and all(item["id"] != p[0]["id"] for p in pool):
-                pool.append((item, skill))
+    pool = []  # what may be added: a few items for each of the character's best färdigheter
+    ranked = sorted(skills, key=lambda f: -char["fardigheter"][f])[:6]
+    for skill in ranked or [f for f in WEAPON_SKILLS if _has_items(ctx, f)]:
+        fresh = [i for i in _items(ctx, skill) if i["id"] not in taken]
+        pool += [(item, skill) for item in fresh[:3] if all(item is not p[0] for p in pool)]
     offered = [{"namn": ctx.text(i["name"]), "fardighet": s, "bonus": 1} for i, s in pool]
     kept = ctx.ask_list("utrustning", gear, offered, show=_item_text(ctx.tables))
     if not any(i.get("vapen") for i in kept) and any(i.get("vapen") for i in gear):
@@ -602,10 +592,9 @@ def _edit_gear(
         used[item["fardighet"]] = used.get(item["fardighet"], 0) + item["bonus"]
         left -= item["bonus"]
         out.append(item)
-    while left > 0:
-        name = ctx.ask_text("eget_foremal", "").strip()
-        if not name:
-            break
+    nothing = ctx.labels("inget_foremal")
+    name = ctx.ask_text("eget_foremal", nothing).strip() if left > 0 else ""
+    if name and name != nothing:  # one item of the player's own, at +1
         open_ = [e for e in ctx.table("fardigheter").entries if used.get(e["id"], 0) < cap]
         skill = ctx.choose("foremal_fardighet", "fardigheter", open_)["id"]
         if skill == "kunskap":
@@ -619,6 +608,11 @@ def _edit_gear(
         out.append({"namn": name, "fardighet": skill, "bonus": 1})
         used[skill] = used.get(skill, 0) + 1
         left -= 1
+    for item in out:  # what is left of the budget goes on the items kept, within the caps
+        while left > 0 and item["bonus"] < per_item and used.get(item["fardighet"], 0) < cap:
+            item["bonus"] += 1
+            used[item["fardighet"]] = used.get(item["fardighet"], 0) + 1
+            left -= 1
     return out, left
 
 
@@ -1051,26 +1045,29 @@ def _npc_gear(ctx: Context, batch: _NpcBatch, count: int) -> list[dict]:
 
 
 # -- the sheet -------------------------------------------------------------------
+# The sheet is made of Parts, one per piece a step writes, so a step alone prints
+# like that piece of the sheet. Every word comes from etiketter.toml (tables.labels)
+# and the rules text from regeltext.toml and the tables' descriptions.
 
 
 def _signed(value: int) -> str:
     return f"{value:+d}" if value else "±0"
 
 
-def _lab(key: str) -> str:
-    return LABELS.get(key) or key
+def _pc(build: Callable[[dict, Tables], list[Section]]):
+    """A part of a player character's sheet (an NPC has its own)."""
+    return lambda char, tables: [] if char["kind"] == "npc" else build(char, tables)
 
 
-def _effects_text(effects: dict) -> str:
-    return ", ".join(f"{_lab(k)} {_signed(v)}" for k, v in effects.items())
+def _effects_text(effects: dict, tables: Tables) -> str:
+    L = tables.labels
+    return ", ".join(f"{L(k)} {_signed(v)}" for k, v in effects.items())
 
 
-def _kunskap_text(points: dict, tables: Tables) -> str:
-    names = tables["kunskap"]
-    return ", ".join(
-        f"{_lab('kunskap')} ({names.get(k)['name'] if k in names else k}) {_signed(v)}"
-        for k, v in points.items()
-    )
+def _gives(effects: dict, points: dict | None, tables: Tables) -> str:
+    parts = [_effects_text(effects, tables)]
+    parts += [f"{skill_label(KUNSKAP + k, tables)} {_signed(v)}" for k, v in (points or {}).items()]
+    return ", ".join(p for p in parts if p)
 
 
 def _event_text(event: dict, tables: Tables) -> str:
@@ -1078,49 +1075,130 @@ def _event_text(event: dict, tables: Tables) -> str:
     return f"{event['handelse']} ({gives})" if gives else event["handelse"]
 
 
-def _gives(effects: dict, points: dict | None, tables: Tables) -> str:
-    parts = [p for p in (_effects_text(effects), _kunskap_text(points or {}, tables)) if p]
-    return ", ".join(parts)
-
-
 def skill_label(key: str, tables: Tables) -> str:
     """A färdighet's display name; a Kunskap inriktning as "Kunskap (sprängämnen)"."""
+    L = tables.labels
     if key.startswith(KUNSKAP):
         inriktning = key[len(KUNSKAP) :]
         names = tables["kunskap"]
         shown = names.get(inriktning)["name"] if inriktning in names else inriktning
-        return f"{_lab('kunskap')} ({shown})"
-    return _lab(key)
+        return f"{L('kunskap')} ({shown})"
+    return L(key)
 
 
-def _skill_rows(char: dict, tables: Tables) -> list[list]:
-    """The färdigheter in the document's order (each Kunskap inriktning in Kunskap's
-    place), two to a row: färdighet, värde, nivå, färdighet, värde, nivå."""
-    skills = char["fardigheter"]
-    kunskap = sorted(k for k in skills if k.startswith(KUNSKAP))
-    keys = [k for f in FARDIGHETER for k in (kunskap if f == "kunskap" else [f])]
-    cells = [[skill_label(k, tables), skills[k], char["nivaer"][k]] for k in keys]
-    half = (len(cells) + 1) // 2
-    left, right = cells[:half], cells[half:] + [["", "", ""]] * (2 * half - len(cells))
-    return [a + b for a, b in zip(left, right, strict=True)]
+def _band_entry(tables: Tables, table: str, value: int) -> dict:
+    entries = sorted(tables[table].entries, key=lambda e: e["min"])
+    return ([e for e in entries if value >= e["min"]] or entries)[-1]
 
 
-def _grund_rows(ge: dict) -> list[list]:
+def _niva(char: dict, key: str, tables: Tables) -> int:
+    if "nivaer" in char:
+        return char["nivaer"][key]
+    return _band_entry(tables, "nivaer", char["fardigheter"][key])["niva"]
+
+
+def _head(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    rows = []
+    if char.get("name"):
+        rows.append([L("namn"), char["name"] + (f" ({char['kon']})" if char.get("kon") else "")])
+    rows.append([L("megakorporation"), char["megakorporation_namn"]])
+    if "arketyp_namn" in char:
+        rows.append([L("arketyp"), char["arketyp_namn"]])
+    if "rykte" in char:
+        rows.append([L("rykte"), f"{char['rykte']}: {char['rykte_band']}"])
+    return [Section(L("rollperson"), rows=rows)]
+
+
+def _arketyp(char: dict, tables: Tables) -> list[Section]:
+    if "megakorporation_namn" in char:  # the head shows it
+        return []
+    return [
+        Section(tables.labels("arketyp"), rows=[[tables.labels("arketyp"), char["arketyp_namn"]]])
+    ]
+
+
+def _grundegenskaper(char: dict, tables: Tables) -> list[Section]:
+    L, ge = tables.labels, char["grundegenskaper"]
     keys = list(GRUNDEGENSKAPER)
     half = (len(keys) + 1) // 2
     rows = []
-    for a, b in zip(keys[:half], keys[half:] + [None] * (2 * half - len(keys)), strict=True):
-        rows.append([_lab(a), ge[a]] + ([_lab(b), ge[b]] if b else ["", ""]))
-    return rows
+    for n in range(half):
+        row = [L(keys[n]), ge[keys[n]]]
+        if n + half < len(keys):
+            row += [L(keys[n + half]), ge[keys[n + half]]]
+        rows.append(row)
+    return [Section(L("grundegenskaper"), rows=rows)]
 
 
-def _band_text(tables: Tables, table: str, value: int) -> tuple[str, str]:
-    entries = sorted(tables[table].entries, key=lambda e: e["min"])
-    found = entries[0]
-    for entry in entries:
-        if value >= entry["min"]:
-            found = entry
-    return found["name"], found.get("description", "")
+def _fardigheter(char: dict, tables: Tables) -> list[Section]:
+    """The färdigheter in the document's order (each Kunskap inriktning in Kunskap's
+    place), two to a row."""
+    L, skills = tables.labels, char["fardigheter"]
+    kunskap = sorted(k for k in skills if k.startswith(KUNSKAP))
+    keys = [k for f in FARDIGHETER for k in (kunskap if f == "kunskap" else [f]) if k in skills]
+    cells = [[skill_label(k, tables), skills[k], _niva(char, k, tables)] for k in keys]
+    half = (len(cells) + 1) // 2
+    rows = [
+        cells[n] + (cells[n + half] if n + half < len(cells) else ["", "", ""]) for n in range(half)
+    ]
+    headers = [L("fardighet"), L("varde"), L("niva")] * 2
+    return [Section(L("fardigheter"), rows=rows, headers=headers)]
+
+
+def _tillgangar(char: dict, tables: Tables) -> list[Section]:
+    """The value, its Nivå, the band and what it means one owns, the utrustning budget."""
+    L, value = tables.labels, char["tillgangar"]
+    band = _band_entry(tables, "tillgangar_band", value)
+    niva = _band_entry(tables, "nivaer", value)["niva"]
+    budget = (value + 1) // 2
+    return [
+        Section(
+            L("tillgangar"),
+            items=[
+                (
+                    f"{L('tillgangar')} {value} ({L('niva')} {niva})",
+                    f"{band['name']}: {band['description']} {L('bonusar').capitalize()}: {budget}.",
+                )
+            ],
+        )
+    ]
+
+
+def _resurser(char: dict, tables: Tables) -> list[Section]:
+    L, text = tables.labels, tables["regeltext"].settings
+    items = [
+        (f"{L('hjaltepoang')} {char['hjaltepoang']}", text["hjaltepoang"]),
+        (f"{L('k_marker')} {char['k_marker']}", text["k_marker"]),
+    ]
+    if "bekanta_max" in char:
+        items.append((f"{L('bekanta')} 0/{char['bekanta_max']}", text["bekanta"]))
+        items.append((f"{L('ode')} 0/{char['ode_max']}", text["ode"]))
+    if "sinnesryckning" in char:
+        band = _band_entry(tables, "sinnesryckning", char["korruption"])
+        items.append(
+            (f"{L('korruption')} {char['korruption']}", f"{band['name']}: {band['description']}")
+        )
+    return [Section(L("resurser"), items=items)]
+
+
+def _strid(char: dict, tables: Tables) -> list[Section]:
+    """Slås ut på, initiativ and the Skada track with its modifiers."""
+    L, text = tables.labels, tables["regeltext"].settings
+    track = sorted(tables["skada"].entries, key=lambda e: e["min"])
+    armour = f"10 + {L('rustning').lower()} {char['rustningsbonus']}"
+    return [
+        Section(
+            L("strid"),
+            headers=[L("skada")] + [e["name"] for e in track],
+            rows=[[L("modifikation")] + [_signed(e["modifikation"]) for e in track]],
+            items=[
+                (f"{L('slas_ut_pa')} {char['slas_ut_pa']}", f"({armour}) {text['slas_ut_pa']}"),
+                (f"{L('initiativ')} {char['initiativ']}", text["initiativ"]),
+                (L("skada"), text["skada"]),
+            ],
+        )
+    ]
 
 
 def _manovrar_text(ids: list[str], tables: Tables) -> str:
@@ -1128,36 +1206,21 @@ def _manovrar_text(ids: list[str], tables: Tables) -> str:
     return ", ".join(names.get(i)["name"] for i in ids if i in names)
 
 
-def _strid(char: dict, tables: Tables, text: dict) -> list[Section]:
-    """Slås ut på, initiativ and the Skada track; the weapons with the stridsmanövrar
-    each allows, and those manövrar (Satsa first) in one short block."""
-    track = sorted(tables["skada"].entries, key=lambda e: e["min"])
-    weapons = [i for i in char.get("utrustning", ()) if i.get("vapen")]
-    sections = [
-        Section(
-            _lab("strid"),
-            headers=[_lab("skada")] + [e["name"] for e in track],
-            rows=[
-                [_lab("modifikation")] + [_signed(e["modifikation"]) for e in track],
-            ],
-            text=(
-                f"{_lab('slas_ut_pa')} {char['slas_ut_pa']} (10 + rustning "
-                f"{char['rustningsbonus']}). {text['slas_ut_pa']}\n"
-                f"{_lab('initiativ')} {char['initiativ']} (högsta fysikfärdighet).\n"
-                f"{text['skada']}"
-            ),
-        )
-    ]
-    allowed = {m for w in weapons for m in w["stridsmanovrar"]}
-    manovrar = tables["stridsmanovrar"]
-    shown = ["satsa"] + [e["id"] for e in manovrar.entries if e["id"] in allowed - {"satsa"}]
-    lines = [text["stridsmanovrar"]]
-    lines += [f"{manovrar.get(m)['name']}: {manovrar.get(m)['description']}" for m in shown]
+def _utrustning(char: dict, tables: Tables) -> list[Section]:
+    """The weapons with the stridsmanövrar each allows, those manövrar (Satsa first)
+    in one short block; then the other items."""
+    L, text = tables.labels, tables["regeltext"].settings
+    gear = char["utrustning"]
+    weapons = [i for i in gear if i.get("vapen")]
+    sections = []
     if weapons:
+        manovrar = tables["stridsmanovrar"]
+        allowed = {m for w in weapons for m in w["stridsmanovrar"]}
+        shown = ["satsa"] + [e["id"] for e in manovrar.entries if e["id"] in allowed - {"satsa"}]
         sections.append(
             Section(
-                _lab("vapen"),
-                headers=[_lab("vapen"), _lab("fardighet"), _lab("bonus"), _lab("stridsmanovrar")],
+                L("vapen"),
+                headers=[L("vapen"), L("fardighet"), L("bonus"), L("stridsmanovrar")],
                 rows=[
                     [
                         w["namn"],
@@ -1167,87 +1230,16 @@ def _strid(char: dict, tables: Tables, text: dict) -> list[Section]:
                     ]
                     for w in weapons
                 ],
-                text="\n".join(lines),
+                text=text["stridsmanovrar"],
+                items=[(manovrar.get(m)["name"], manovrar.get(m)["description"]) for m in shown],
             )
         )
-    return sections
-
-
-def _konsten(char: dict, tables: Tables, text: dict) -> list[Section]:
-    if not char["konsten"]:
-        return [Section(_lab("konsten"), text=text["konsten_teori"])]
-    inriktningar = tables["konsten"]
-    lines = [
-        f"{inriktningar.get(k)['name']}: {inriktningar.get(k)['description']}"
-        for k in char["konsten"]
-    ]
-    grader = tables["konsten_grader"].entries
-    tider = tables["konsten_varaktighet"].entries
-    hall = tables["konsten_rackvidd"].entries
-    rows = []
-    for n in range(max(len(grader), len(tider), len(hall))):
-        row = []
-        for entries, signed in ((grader, False), (tider, True), (hall, True)):
-            if n < len(entries):
-                skada = entries[n]["skada"]
-                row.append(f"{entries[n]['name']} ({_signed(skada) if signed else skada})")
-            else:
-                row.append("")
-        rows.append(row)
-    return [
-        Section(_lab("konsten"), text="\n".join(lines)),
-        Section(
-            _lab("konsten_skada"),
-            headers=[_lab("grad"), _lab("varaktighet"), _lab("rackvidd")],
-            rows=rows,
-            text=text["konsten_sidoeffekt"],
-        ),
-    ]
-
-
-def sheet(char: dict, tables: Tables) -> list[Section]:
-    if char["kind"] == "npc":
-        return npc_sheet(char, tables)
-    text = tables["regeltext"].settings
-    band, owns = _band_text(tables, "tillgangar_band", char["tillgangar"])
-    korruption, _ = _band_text(tables, "sinnesryckning", char["korruption"])
-    head = [
-        [_lab("namn"), f"{char['name']} ({char['kon']})"],
-        [_lab("megakorporation"), char["megakorporation_namn"]],
-        [_lab("arketyp"), char["arketyp_namn"]],
-        [_lab("rykte"), f"{char['rykte']}: {char['rykte_band']}"],
-    ]
-    resources = [
-        [_lab("hjaltepoang"), char["hjaltepoang"], text["hjaltepoang"]],
-        [_lab("bekanta"), f"0 av {char['bekanta_max']}", text["bekanta"]],
-        [_lab("ode"), f"0 av {char['ode_max']}", text["ode"]],
-        [_lab("k_marker"), char["k_marker"], text["k_marker"]],
-        [_lab("korruption"), char["korruption"], korruption],
-    ]
-    sections = [
-        Section(_lab("rollperson"), rows=head),
-        Section(_lab("grundegenskaper"), rows=_grund_rows(char["grundegenskaper"])),
-        Section(
-            _lab("fardigheter"),
-            headers=[_lab("fardighet"), _lab("varde"), _lab("niva")] * 2,
-            rows=_skill_rows(char, tables),
-        ),
-        Section(
-            _lab("tillgangar"),
-            rows=[
-                [_lab("tillgangar"), f"{char['tillgangar']} (Nivå {char['tillgangar_niva']})"],
-                [_lab("band"), f"{band}: {owns}"],
-            ],
-        ),
-        Section(_lab("resurser"), rows=resources),
-        *_strid(char, tables, text),
-    ]
-    others = [i for i in char["utrustning"] if not i.get("vapen")]
+    others = [i for i in gear if not i.get("vapen")]
     if others:
         sections.append(
             Section(
-                _lab("utrustning"),
-                headers=[_lab("foremal"), _lab("fardighet"), _lab("bonus")],
+                L("utrustning"),
+                headers=[L("foremal"), L("fardighet"), L("bonus")],
                 rows=[
                     [i["namn"], skill_label(i["fardighet"], tables), _signed(i["bonus"])]
                     for i in others
@@ -1255,114 +1247,152 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
                 text=text["utrustning"],
             )
         )
-    sections += [
-        Section(
-            _lab("uppvaxthandelser"),
-            headers=[_lab("slag"), _lab("handelse"), _lab("effekt")],
-            rows=[
-                [e["slag"], e["handelse"], _gives(e.get("effekter", {}), e.get("kunskap"), tables)]
-                for e in char["uppvaxthandelser"]
-            ],
-        ),
-        Section(
-            _lab("karriarer"),
-            headers=[_lab("karriar"), _lab("ger"), _lab("karriarhandelse")],
-            rows=[
-                [
-                    k["namn"],
-                    _gives(k["effekter"], k.get("kunskap"), tables),
-                    _event_text(k["handelse"], tables),
-                ]
-                for k in char["karriarer"]
-            ],
-        ),
-        Section(_lab("beskrivningsord"), text="\n".join(b["ord"] for b in char["beskrivningsord"])),
-        *_konsten(char, tables, text),
+    return sections
+
+
+def _uppvaxt(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    rows = [
+        [e["slag"], e["handelse"], _gives(e.get("effekter", {}), e.get("kunskap"), tables)]
+        for e in char["uppvaxthandelser"]
     ]
+    return [
+        Section(L("uppvaxthandelser"), rows=rows, headers=[L("slag"), L("handelse"), L("effekt")])
+    ]
+
+
+def _karriarer(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    rows = [
+        [
+            k["namn"],
+            _gives(k["effekter"], k.get("kunskap"), tables),
+            _event_text(k["handelse"], tables),
+        ]
+        for k in char["karriarer"]
+    ]
+    headers = [L("karriar"), L("ger"), L("karriarhandelse")]
+    return [Section(L("karriarer"), rows=rows, headers=headers)]
+
+
+def _beskrivningsord(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    return [
+        Section(L("beskrivningsord"), text="\n".join(b["ord"] for b in char["beskrivningsord"]))
+    ]
+
+
+def _konsten(char: dict, tables: Tables) -> list[Section]:
+    L, text = tables.labels, tables["regeltext"].settings
+    if not char["konsten"]:
+        return [Section(L("konsten"), text=text["konsten_teori"])]
+    inriktningar = tables["konsten"]
+    items = [
+        (inriktningar.get(k)["name"], inriktningar.get(k)["description"]) for k in char["konsten"]
+    ]
+    columns = [
+        tables[name].entries
+        for name in ("konsten_grader", "konsten_varaktighet", "konsten_rackvidd")
+    ]
+    rows = []
+    for n in range(max(len(c) for c in columns)):
+        row = []
+        for index, entries in enumerate(columns):
+            if n < len(entries):
+                skada = entries[n]["skada"]
+                row.append(f"{entries[n]['name']} ({skada if index == 0 else _signed(skada)})")
+            else:
+                row.append("")
+        rows.append(row)
+    return [
+        Section(L("konsten"), items=items),
+        Section(
+            L("konsten_skada"),
+            headers=[L("grad"), L("varaktighet"), L("rackvidd")],
+            rows=rows,
+            text=text["konsten_sidoeffekt"],
+        ),
+    ]
+
+
+def _kontakter(char: dict, tables: Tables) -> list[Section]:
+    if not char["kontakter"]:
+        return []
+    return [Section(tables.labels("kontakter"), text="\n".join(char["kontakter"]))]
+
+
+def _anteckningar(char: dict, tables: Tables) -> list[Section]:
+    L, text = tables.labels, tables["regeltext"].settings
     notes = []
-    if char.get("kontakter"):
-        notes.append(f"{_lab('kontakter')}: " + "; ".join(char["kontakter"]) + ".")
     if char["bioteknik_mycket_svart"]:
         notes.append(text["bioteknik"])
     notes.append(text["etikett"])
     for raise_ in char.get("hojningar", []):
-        outcome = "lyckades" if raise_["lyckat"] else "misslyckades"
+        outcome = L("lyckades") if raise_["lyckat"] else L("misslyckades")
         target = raise_["mal"] if raise_["typ"] == "foremal" else skill_label(raise_["mal"], tables)
-        notes.append(f"Hjältepoäng: höjning av {target} {outcome} (slog {raise_['slag']}).")
-    sections.append(Section(_lab("anteckningar"), text="\n".join(notes)))
-    return sections
+        notes.append(f"{L('hojning')}: {target}, {L('slag').lower()} {raise_['slag']}, {outcome}.")
+    return [Section(L("anteckningar"), text="\n".join(notes))]
 
 
 def npc_sheet(char: dict, tables: Tables) -> list[Section]:
-    text = tables["regeltext"].settings
+    """A spelledarperson: who, Slås ut på by size and what it means, the one skill
+    value, weapons with their stridsmanövrar, and a servant's korruption."""
+    if char["kind"] != "npc":
+        return []
+    L, text = tables.labels, tables["regeltext"].settings
     storlek = tables["storlekar"].get(char["storlek"])
-    head = [[_lab("namn"), char["name"]], [_lab("mall"), char["mall"]]]
+    head = [[L("namn"), char["name"] + (f" ({char['kon']})" if char.get("kon") else "")]]
+    head.append([L("mall"), char["mall"]])
     if char.get("megakorporation_namn"):
-        head.append([_lab("megakorporation"), char["megakorporation_namn"]])
-    head.append([_lab("slas_ut_pa"), f"{char['slas_ut_pa']} ({storlek['description']})"])
+        head.append([L("megakorporation"), char["megakorporation_namn"]])
     skill = next(iter(char["fardigheter"].values()))
-    head.append(
-        [
-            _lab("fardigheter"),
-            f"{skill} i alla (grundegenskap {char['grundegenskaper']['fysik']} + 10)",
-        ]
-    )
-    head.append([_lab("initiativ"), char["initiativ"]])
-    sections = [Section(_lab("spelledarperson"), rows=head)]
-    rule = [text["slas_ut_pa"]]
-    if (
-        char["slas_ut_pa"] == tables["storlekar"].get("namnlos")["slas_ut_pa"]
-        and char.get("template") == "namnlos"
-    ):
-        rule.append(text["namnlos"])
-    elif char.get("template") == "namngiven":
-        rule.append(text["namngiven"])
-    sections.append(Section(_lab("strid"), text=" ".join(rule)))
+    head.append([L("fardigheter"), f"{skill} ({L('npc_fardigheter')})"])
+    head.append([L("initiativ"), char["initiativ"]])
+    rules = [text["slas_ut_pa"]]
+    if char["template"] in ("namnlos", "namngiven"):
+        rules.append(text[char["template"]])
+    items = [
+        (f"{L('slas_ut_pa')} {char['slas_ut_pa']}", f"{storlek['description']} {' '.join(rules)}")
+    ]
+    sections = [Section(L("spelledarperson"), rows=head, items=items)]
     if char.get("vapen"):
-        sections.append(Section(_lab("vapen"), text=", ".join(char["vapen"])))
-    weapons = [i for i in char.get("utrustning", ()) if i.get("vapen")]
-    if weapons:
-        sections.append(
-            Section(
-                _lab("vapen"),
-                headers=[_lab("vapen"), _lab("fardighet"), _lab("bonus"), _lab("stridsmanovrar")],
-                rows=[
-                    [
-                        w["namn"],
-                        skill_label(w["fardighet"], tables),
-                        _signed(w["bonus"]),
-                        _manovrar_text(w["stridsmanovrar"], tables),
-                    ]
-                    for w in weapons
-                ],
-            )
-        )
-    others = [i for i in char.get("utrustning", ()) if not i.get("vapen")]
-    if others:
-        sections.append(
-            Section(
-                _lab("utrustning"),
-                text=", ".join(
-                    f"{i['namn']} ({skill_label(i['fardighet'], tables)} {_signed(i['bonus'])})"
-                    for i in others
-                ),
-            )
-        )
+        sections.append(Section(L("vapen"), text=", ".join(char["vapen"])))
+    if char.get("utrustning"):
+        sections += _utrustning(char, tables)
     if "korruption" in char:
         sections.append(
             Section(
-                _lab("korruption"),
+                L("korruption"),
                 rows=[
-                    [_lab("apostel"), char["apostel"]],
-                    [_lab("korruption"), f"{char['korruption']}: {char['sinnesryckning']}"],
-                    [_lab("korruptionsvarde"), char["korruptionsvarde"]],
+                    [L("apostel"), char["apostel"]],
+                    [L("korruption"), f"{char['korruption']}: {char['sinnesryckning']}"],
+                    [L("korruptionsvarde"), char["korruptionsvarde"]],
                 ],
                 text=text["korruption"],
             )
         )
     if char.get("beskrivning"):
-        sections.append(Section(_lab("beskrivning"), text=char["beskrivning"]))
+        sections.append(Section(L("beskrivning"), text=char["beskrivning"]))
     return sections
+
+
+PARTS = [
+    Part(("mall",), npc_sheet),
+    Part(("megakorporation", "megakorporation_namn"), _pc(_head)),
+    Part(("arketyp", "arketyp_namn"), _pc(_arketyp)),
+    Part(("grundegenskaper",), _pc(_grundegenskaper)),
+    Part(("fardigheter",), _pc(_fardigheter)),
+    Part(("tillgangar",), _pc(_tillgangar)),
+    Part(("hjaltepoang", "k_marker"), _pc(_resurser)),
+    Part(("slas_ut_pa", "rustningsbonus", "initiativ"), _pc(_strid)),
+    Part(("utrustning",), _pc(_utrustning)),
+    Part(("uppvaxthandelser",), _pc(_uppvaxt)),
+    Part(("karriarer",), _pc(_karriarer)),
+    Part(("beskrivningsord",), _pc(_beskrivningsord)),
+    Part(("konsten",), _pc(_konsten)),
+    Part(("kontakter",), _pc(_kontakter)),
+    Part(("bioteknik_mycket_svart", "hojningar"), _pc(_anteckningar)),
+]
 
 
 def _weapon_short(c: dict) -> str:
@@ -1378,10 +1408,11 @@ def _arketyp_or_mall(c: dict):
 
 
 def _best_skill(c: dict):
+    """An NPC's one skill value; a PC's highest färdighet."""
+    skills = c["fardigheter"]
     if c["kind"] == "npc":
-        return next(iter(c["fardigheter"].values()))
-    key = max(c["fardigheter"], key=lambda k: c["fardigheter"][k])
-    return f"{LABELS.get(key, 'Kunskap')} {c['fardigheter'][key]}"
+        return next(iter(skills.values()))
+    return max(skills.values())
 
 
 SYSTEM = System(
@@ -1417,16 +1448,17 @@ SYSTEM = System(
         Option("template", table="mallar", help="The NPC template (mallar.toml)."),
         Option("megakorporation", table="megakorporationer", help="The corporation of human NPCs."),
     ],
-    sheet=sheet,
+    sheet=None,
+    parts=PARTS,
     check=check_pack,
     roster=[
-        ("Namn", "name"),
-        ("Korporation", lambda c: c.get("megakorporation_namn", "")),
-        ("Arketyp/mall", _arketyp_or_mall),
-        ("Slås ut på", "slas_ut_pa"),
-        ("Init", "initiativ"),
-        ("Färdighet", _best_skill),
-        ("Vapen", _weapon_short),
-        ("Korruption", lambda c: c.get("korruption", 0)),
+        Column("name", priority=9, wrap=True),
+        Column("megakorporation_namn", lambda c: c.get("megakorporation_namn", ""), priority=6),
+        Column("arketyp_mall", _arketyp_or_mall, priority=8),
+        Column("slas_ut_pa", priority=9),
+        Column("initiativ", priority=4),
+        Column("basta_fardighet", _best_skill, priority=7),
+        Column("vapen", _weapon_short, priority=8, wrap=True),
+        Column("korruption", lambda c: c.get("korruption", 0), priority=7),
     ],
 )
