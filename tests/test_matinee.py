@@ -788,7 +788,9 @@ def test_npc_corporation_option_and_squad_roster():
     assert {c["megakorporation"] for c in squad} == {"imperial"}
     assert len({c["name"] for c in squad}) > 6
     result = run("matinee", "npc", "--template", "namnlos", "-n", "6", "--seed", "3")
-    assert result.exit_code == 0 and len(result.stdout.strip().splitlines()) == 8
+    lines = result.stdout.strip().splitlines()
+    assert result.exit_code == 0 and lines[0].startswith("Namn") and len(lines) >= 8
+    assert all(len(line) <= 80 for line in lines)
 
 
 def test_npc_template_and_corporation_drawn_by_weight_as_the_tables_draw_them():
@@ -959,7 +961,9 @@ def test_every_step_alone_and_its_list():
         listing = run("matinee", step, "--list")
         assert listing.exit_code == 0 and listing.stdout
     listed = run("matinee", "arketyp", "--list").stdout
-    assert all(a["name"] in listed for a in TABLES["arketyper"].entries)
+    for arch in TABLES["arketyper"].entries:
+        names = arch["name"].values() if isinstance(arch["name"], dict) else [arch["name"]]
+        assert all(n in listed for n in names)
     careers = run("matinee", "karriarer", "--list").stdout
     assert (
         "Mortificator" in careers
@@ -971,7 +975,7 @@ def test_every_step_alone_and_its_list():
 
 
 def test_interactive_asks_for_the_corporation():
-    answers = "mishima\nsamuraj\n\n\n\n\n\n\n"
+    answers = "mishima\nsamuraj\n" + "\n" * 20
     result = run("matinee", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answers)
     assert result.exit_code == 0, result.stderr
     assert "Whitestar:" in result.stderr
