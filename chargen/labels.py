@@ -156,8 +156,18 @@ class Labels:
                     return entry[key]
         if isinstance(entry_id, str) and entry_id in self.labels:
             return self.labels[entry_id]
+        if isinstance(entry_id, str) and not _SLUG.match(entry_id):
+            return entry_id  # already a display text (a name, not an id)
         self.missing.add(f"{table}:{entry_id}")
         return str(entry_id)
+
+    def key(self, key: str, tables: Any = None) -> str:
+        """A key as a reader sees it: its label, else the name of the pack's entry with
+        that id (a skill's key in a dict of skills), else the fallback (recorded)."""
+        found = self.labels.get(key)
+        if found is None and tables is not None:
+            found = self.lookup(key, tables)
+        return found if found is not None else self.label(key)
 
     def value(self, field: str, value: Any, tables: Any = None) -> str:
         """How a value of a character field reads on a sheet."""
@@ -213,9 +223,8 @@ class Labels:
         """{'fysik': 1, 'tillgangar': -1} -> 'Fysik +1, Tillgångar −1'."""
         parts = []
         for key, amount in effects.items():
-            parts.append(
-                f"{self.label(key)} {signed(amount) if _number(amount) else self.value(key, amount, tables)}"
-            )
+            shown = signed(amount) if _number(amount) else self.value(key, amount, tables)
+            parts.append(f"{self.key(key, tables)} {shown}")
         return ", ".join(parts)
 
 

@@ -8,6 +8,7 @@ stay honest).
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections import Counter
@@ -36,7 +37,9 @@ REPR = re.compile(r"\bTrue\b|\bFalse\b|\bNone\b|\{'|\['|'\}|'\]|\(\{")
 # -- helpers ------------------------------------------------------------------------
 
 
+@functools.cache
 def _pack(sid: str):
+    """One pack per system for the whole module, so its labels record every miss."""
     system = load(sid)
     return system, system.tables()
 
