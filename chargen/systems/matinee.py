@@ -1107,7 +1107,15 @@ def _head(char: dict, tables: Tables) -> list[Section]:
         rows.append([L("arketyp"), char["arketyp_namn"]])
     if "rykte" in char:
         rows.append([L("rykte"), f"{char['rykte']}: {char['rykte_band']}"])
+    if "slas_ut_pa" in char:
+        armour = f"10 + {L('rustning').lower()} {char['rustningsbonus']}"
+        rows.append([L("slas_ut_pa"), f"{char['slas_ut_pa']} ({armour})"])
+        rows.append([L("initiativ"), f"{char['initiativ']} ({text_of(tables, 'initiativ')})"])
     return [Section(L("rollperson"), rows=rows)]
+
+
+def text_of(tables: Tables, key: str) -> str:
+    return tables["regeltext"].settings[key]
 
 
 def _arketyp(char: dict, tables: Tables) -> list[Section]:
@@ -1183,20 +1191,16 @@ def _resurser(char: dict, tables: Tables) -> list[Section]:
 
 
 def _strid(char: dict, tables: Tables) -> list[Section]:
-    """Slås ut på, initiativ and the Skada track with its modifiers."""
+    """Slås ut på and the Skada track with its modifiers (Slås ut på and initiativ
+    also stand in the head)."""
     L, text = tables.labels, tables["regeltext"].settings
     track = sorted(tables["skada"].entries, key=lambda e: e["min"])
-    armour = f"10 + {L('rustning').lower()} {char['rustningsbonus']}"
     return [
         Section(
             L("strid"),
             headers=[L("skada")] + [e["name"] for e in track],
             rows=[[L("modifikation")] + [_signed(e["modifikation"]) for e in track]],
-            items=[
-                (f"{L('slas_ut_pa')} {char['slas_ut_pa']}", f"({armour}) {text['slas_ut_pa']}"),
-                (f"{L('initiativ')} {char['initiativ']}", text["initiativ"]),
-                (L("skada"), text["skada"]),
-            ],
+            text=f"{L('slas_ut_pa')}: {text['slas_ut_pa']}\n{L('skada')}: {text['skada']}",
         )
     ]
 
@@ -1230,8 +1234,13 @@ def _utrustning(char: dict, tables: Tables) -> list[Section]:
                     ]
                     for w in weapons
                 ],
-                text=text["stridsmanovrar"],
-                items=[(manovrar.get(m)["name"], manovrar.get(m)["description"]) for m in shown],
+                text="\n".join(
+                    [text["stridsmanovrar"]]
+                    + [
+                        f"{manovrar.get(m)['name']}: {manovrar.get(m)['description']}"
+                        for m in shown
+                    ]
+                ),
             )
         )
     others = [i for i in gear if not i.get("vapen")]
@@ -1335,8 +1344,9 @@ def _anteckningar(char: dict, tables: Tables) -> list[Section]:
 
 
 def npc_sheet(char: dict, tables: Tables) -> list[Section]:
-    """A spelledarperson: who, Slås ut på by size and what it means, the one skill
-    value, weapons with their stridsmanövrar, and a servant's korruption."""
+    """A spelledarperson, compact enough for a card: who, Slås ut på by size, the one
+    skill value, weapons with their stridsmanövrar, and a servant's korruption with
+    what it means."""
     if char["kind"] != "npc":
         return []
     L, text = tables.labels, tables["regeltext"].settings
@@ -1345,20 +1355,21 @@ def npc_sheet(char: dict, tables: Tables) -> list[Section]:
     head.append([L("mall"), char["mall"]])
     if char.get("megakorporation_namn"):
         head.append([L("megakorporation"), char["megakorporation_namn"]])
+    head.append([L("slas_ut_pa"), f"{char['slas_ut_pa']} ({storlek['description'].rstrip('.')})"])
     skill = next(iter(char["fardigheter"].values()))
     head.append([L("fardigheter"), f"{skill} ({L('npc_fardigheter')})"])
     head.append([L("initiativ"), char["initiativ"]])
-    rules = [text["slas_ut_pa"]]
-    if char["template"] in ("namnlos", "namngiven"):
-        rules.append(text[char["template"]])
-    items = [
-        (f"{L('slas_ut_pa')} {char['slas_ut_pa']}", f"{storlek['description']} {' '.join(rules)}")
-    ]
-    sections = [Section(L("spelledarperson"), rows=head, items=items)]
     if char.get("vapen"):
-        sections.append(Section(L("vapen"), text=", ".join(char["vapen"])))
-    if char.get("utrustning"):
-        sections += _utrustning(char, tables)
+        head.append([L("vapen"), ", ".join(char["vapen"])])
+    sections = [Section(L("spelledarperson"), rows=head)]
+    gear = char.get("utrustning", ())
+    if gear:  # each item on one line, a weapon with its stridsmanövrar
+        lines = [
+            f"{i['namn']} ({skill_label(i['fardighet'], tables)} {_signed(i['bonus'])})"
+            + (f": {_manovrar_text(i['stridsmanovrar'], tables)}" if i.get("vapen") else "")
+            for i in gear
+        ]
+        sections.append(Section(L("utrustning"), text="\n".join(lines)))
     if "korruption" in char:
         sections.append(
             Section(
