@@ -952,13 +952,16 @@ class Steering:
         for fact, value in self.fixed.items():
             if assigned.setdefault(fact, value) != value:
                 return False
+        return self._search(assigned)
+
+    def _search(self, assigned: dict) -> bool:
         key = tuple(sorted(assigned.items(), key=lambda kv: kv[0]))
         known = self._memo.get(key)
         if known is None:
-            known = self._memo[key] = self._search(assigned)
+            known = self._memo[key] = self._extend(assigned)
         return known
 
-    def _search(self, assigned: dict) -> bool:
+    def _extend(self, assigned: dict) -> bool:
         for rule in self.rules:
             if not rule.possible(assigned):
                 return False
