@@ -355,7 +355,7 @@ def run_generate(
 
     width = width or out.terminal_width()
     export = None if list_tables else formats.lookup(fmt, system.id, step)
-    export_values = formats.values_for(export, system.id, chosen)
+    export_values = formats.values_for(export, system.id, chosen) | {"width": width}
     pack = load_tables(system, tables_dirs)
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output, width)
