@@ -44,7 +44,7 @@ SPECS = {
             "bakgrund_tarningar": "str!",
             "karma": "str!",
             "karma_typ": "str!",
-            "sardrag": "int!",
+            "sardrag": "int[0..20]!",
         },
     ),
 }

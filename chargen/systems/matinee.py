@@ -97,32 +97,34 @@ SPECS = {
     "grundegenskaper": Spec("definitions"),
     "fardigheter": Spec("definitions", fields={"grundegenskap": "id:grundegenskaper!"}),
     "kunskap": Spec("definitions"),
-    "stridsmanovrar": Spec("definitions", fields={"fardigheter": "list[id:fardigheter]!"}),
-    "skada": Spec("definitions", fields={"min": "int!", "modifikation": "int!"}),
-    "konsten_grader": Spec("definitions", fields={"skada": "int!"}),
-    "konsten_varaktighet": Spec("definitions", fields={"skada": "int!"}),
-    "konsten_rackvidd": Spec("definitions", fields={"skada": "int!"}),
-    "storlekar": Spec("definitions", fields={"slas_ut_pa": "int!"}),
+    "stridsmanovrar": Spec("definitions", fields={"fardigheter": "list[id:fardigheter]+!"}),
+    "skada": Spec(
+        "definitions", fields={"min": "int[0..1000]!", "modifikation": "int[-100..100]!"}
+    ),
+    "konsten_grader": Spec("definitions", fields={"skada": "int[0..100]!"}),
+    "konsten_varaktighet": Spec("definitions", fields={"skada": "int[0..100]!"}),
+    "konsten_rackvidd": Spec("definitions", fields={"skada": "int[0..100]!"}),
+    "storlekar": Spec("definitions", fields={"slas_ut_pa": "int[0..100]!"}),
     "epitet": Spec("definitions"),
-    "nivaer": Spec("definitions", fields={"niva": "int!", "min": "int!"}),
-    "tillgangar_band": Spec("definitions", fields={"min": "int!"}),
-    "rykte_band": Spec("definitions", fields={"min": "int!"}),
-    "sinnesryckning": Spec("definitions", fields={"min": "int!"}),
+    "nivaer": Spec("definitions", fields={"niva": "int[0..100]!", "min": "int[0..1000]!"}),
+    "tillgangar_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
+    "rykte_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
+    "sinnesryckning": Spec("definitions", fields={"min": "int[0..1000]!"}),
     "konsten": Spec("definitions"),
     "megakorporationer": Spec(
         "definitions",
         fields={
             "locales": "list[locale]+!",
-            "namntabell": "table",
+            "namntabell": "table:settings",
             "titel": "text",
-            "uppvaxt": "table",
+            "uppvaxt": "table:roll",
         },
     ),
     "namn_*": NAME_SPEC,
     "arketyper": Spec(
         "definitions",
         fields={
-            **{g: "int!" for g in GRUNDEGENSKAPER},
+            **{g: "int[0..20]!" for g in GRUNDEGENSKAPER},
             "tillgangar": "dice!",
             "konsten": "str",
             "kunskap": "dict[int]",
@@ -131,7 +133,7 @@ SPECS = {
     "karriarer": Spec(
         "definitions",
         fields={
-            "handelser": "table!",
+            "handelser": "table:roll!",
             "kunskap": "dict[int]",
         },
     ),
@@ -151,12 +153,12 @@ SPECS = {
         "definitions",
         fields={
             "storlek": "id:storlekar!",
-            "slas_ut_pa": "int",
+            "slas_ut_pa": "int[0..100]",
             "manniska": "bool",
-            "utrustning": "int",
+            "utrustning": "int[0..20]",
             "apostel": "str",
-            "korruption": "int",
-            "korruptionsvarde": "int",
+            "korruption": "int[0..100]",
+            "korruptionsvarde": "int[0..100]",
             "vapen": "list[str]",
         },
     ),
@@ -791,6 +793,7 @@ def check_pack(tables: Tables) -> list[Problem]:
     from fnmatch import fnmatch
 
     table = tables["arketyper"]
+    kategorier = tables["beskrivningsord_kategorier"]
     problems = [
         Problem(
             str(table.path),
@@ -799,6 +802,14 @@ def check_pack(tables: Tables) -> list[Problem]:
         )
         for index, entry in enumerate(table.entries)
         if entry.get("konsten", KONSTEN_MODES[0]) not in KONSTEN_MODES
+    ] + [
+        Problem(
+            str(kategorier.path),
+            key_line(kategorier.text, "id", index),
+            f"kategori '{entry['id']}' has no word table beskrivningsord_{entry['id']}.toml",
+        )
+        for index, entry in enumerate(kategorier.entries)
+        if f"beskrivningsord_{entry['id']}" not in tables
     ]
     inriktningar = tables["kunskap"]
     for name in sorted(tables.files):
