@@ -33,7 +33,7 @@ SPECS = {
         order=(("grundvarde", "tak"),),
     ),
     "bakgrunder": Spec("definitions"),
-    "sardrag": Spec("definitions", fields={"typ": "str!"}),
+    "sardrag": Spec("definitions", fields={"typ": "one:fordel|nackdel|neutral!"}),
     "laster": Spec("roll"),
     "dygder": Spec("roll"),
     "mallar": Spec(
@@ -41,9 +41,9 @@ SPECS = {
         fields={
             "egenskaper": "dict[str]!",
             "bakgrunder": "list[id:bakgrunder]!",
-            "bakgrund_tarningar": "str!",
-            "karma": "str!",
-            "karma_typ": "str!",
+            "bakgrund_tarningar": "re:^\\d{1,2}(-\\d{1,2})?$!",
+            "karma": "re:^\\d{1,2}(-\\d{1,2})?$!",
+            "karma_typ": "one:ingen|egen|grupp!",
             "sardrag": "int[0..20]!",
         },
     ),
