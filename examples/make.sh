@@ -20,6 +20,8 @@ $c matinee pc --seed 7 --spend-hjaltepoang -f markdown > matinee_pc_seed7_spend.
 $c matinee npc --template namnlos --megakorporation capitol -n 6 --seed 5 > matinee_npc_squad.txt
 $c matinee npc --template nekromutant --seed 3 > matinee_npc_nekromutant.txt
 $c matinee npc -n 40 --seed 9 -f jsonl | jq -r 'select(.template == "namngiven") | "\(.name) (\(.megakorporation_namn // "-"))"' > matinee_npc_namngivna_jq.txt
+$c matinee pc --arketyp mystiker --seed 4 > matinee_pc_mystiker.txt
+$c matinee npc -n 8 --seed 11 > matinee_npc_roster.txt
 
 # spelsystemet
 $c spelsystemet pc --seed 1 > spelsystemet_pc_seed1.txt

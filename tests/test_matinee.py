@@ -15,9 +15,11 @@ from chargen.procedure import Context
 from chargen.systems import load, matinee
 from chargen.systems.matinee import (
     FARDIGHETER,
+    FASTA,
     GRUND_FOR,
     GRUNDEGENSKAPER,
     GRUPPER,
+    KUNSKAP,
     apply_effects,
     t10_reading,
 )
@@ -73,7 +75,7 @@ def replay(char: dict) -> dict:
     low, high = RULES["varde_min"], RULES["varde_max"]
     state = {
         "grundegenskaper": {},
-        "fardigheter": dict.fromkeys(FARDIGHETER, 0),
+        "fardigheter": dict.fromkeys(FASTA, 0),
         "tillgangar": None,
         "k_marker": 0,
         "korruption": 0,
@@ -102,7 +104,14 @@ def replay(char: dict) -> dict:
                 state["tillgangar"] = max(low, min(high, state["tillgangar"] + amount))
             else:
                 state[key] = max(0, state[key] + amount)
-        if event.get("hojning") and event["lyckat"]:
+        for inriktning, amount in event.get("kunskap", {}).items():
+            key = KUNSKAP + inriktning
+            value = max(low, min(high, state["fardigheter"].get(key, 0) + amount))
+            if value:
+                state["fardigheter"][key] = value
+            else:
+                state["fardigheter"].pop(key, None)
+        if event.get("hojning") and event.get("lyckat"):
             if event["typ"] == "grundegenskap":
                 state["grundegenskaper"][event["mal"]] += 1
             elif event["typ"] == "fardighet":
@@ -212,20 +221,34 @@ def test_megakorporationer_are_the_eight_with_name_styles():
     assert entry("megakorporationer", "whitestar")["namntabell"] == "namn_whitestar"
 
 
+def _allows(entry: dict, facts: dict) -> bool:
+    """An entry's when/unless against some facts (a fact not given does not match)."""
+    for key, want in (entry.get("when") or {}).items():
+        want = want if isinstance(want, list) else [want]
+        if facts.get(key) not in want:
+            return False
+    for key, want in (entry.get("unless") or {}).items():
+        want = want if isinstance(want, list) else [want]
+        if facts.get(key) in want:
+            return False
+    return True
+
+
 def test_arketyper_ten_or_more_with_brotherhood_and_cybertronic_only_ones():
     arketyper = TABLES["arketyper"].entries
     assert len(arketyper) >= 10
-    assert entry("arketyper", "inkvisitor")["korporationer"] == ["brodraskapet"]
-    assert entry("arketyper", "mystiker")["korporationer"] == ["brodraskapet"]
-    assert any(a.get("korporationer") == ["cybertronic"] for a in arketyper)
+    for arch in ("inkvisitor", "mystiker"):
+        assert entry("arketyper", arch)["when"] == {"megakorporation": "brodraskapet"}
+    assert any(a.get("when") == {"megakorporation": ["cybertronic"]} for a in arketyper)
     corps = TABLES["megakorporationer"].ids
-    careers = TABLES["karriarer"]
+    careers = TABLES["karriarer"].entries
     for arch in arketyper:
         assert all(arch[g] >= 0 for g in GRUNDEGENSKAPER)
-        for corp in arch.get("korporationer", corps):
-            open_ = [
-                k for k in arch["karriarer"] if corp in careers.get(k).get("korporationer", corps)
-            ]
+        for corp in corps:
+            facts = {"megakorporation": corp, "arketyp": arch["id"]}
+            if not _allows(arch, facts):
+                continue
+            open_ = [k for k in careers if _allows(k, facts)]
             assert len(open_) >= RULES["karriarer_max"], (arch["id"], corp)
 
 
@@ -235,10 +258,14 @@ def test_uppvaxthandelser_general_and_per_corporation_most_with_effects():
     ]
     rows = [row for name in names for row in TABLES[name].entries]
     assert len(rows) >= 36 and len(TABLES["uppvaxthandelser"].entries) == 36
+    for corp in TABLES["megakorporationer"].ids:  # five of one corporation rarely share one
+        assert len(TABLES[f"uppvaxthandelser_{corp}"].entries) >= 20, corp
     assert sum(1 for r in rows if r.get("effects")) > 0.8 * len(rows)
     kinds = {k for r in rows for k in r.get("effects", {})}
     assert {"tillgangar", "korruption", "fysik"} <= kinds
     assert any(r.get("kontakt") for r in rows)
+    kunskap = [r for r in rows if r.get("kunskap")]
+    assert kunskap and all(k in TABLES["kunskap"] for r in kunskap for k in r["kunskap"])
 
 
 def test_karriarer_twenty_or_more_each_with_its_own_event_table():
@@ -246,7 +273,8 @@ def test_karriarer_twenty_or_more_each_with_its_own_event_table():
     assert len(careers) >= 20
     assert len({c["handelser"] for c in careers}) == len(careers)
     for career in careers:
-        assert career["effects"] and all(k in FARDIGHETER for k in career["effects"])
+        assert career["effects"] and all(k in FASTA for k in career["effects"])
+        assert all(v > 0 and k in TABLES["kunskap"] for k, v in career.get("kunskap", {}).items())
         events = TABLES[career["handelser"]].entries
         assert len(events) >= 6
 
@@ -282,20 +310,60 @@ def _items() -> list[dict]:
 
 def test_utrustning_names_for_every_fardighet_armour_and_corporation():
     items = _items()
+    # one file per färdighet (every Kunskap inriktning shares utrustning_kunskap) and armour
     assert {i["fardighet"] for i in items} == set(FARDIGHETER) | {RULES["rustning_fardighet"]}
     for corp in TABLES["megakorporationer"].ids:
-        assert any(corp in i.get("korporationer", ()) for i in items), corp
+        own = [i for i in items if corp in (i.get("when") or {}).get("megakorporation", ())]
+        assert own, corp
+        weapons = [
+            i
+            for i in items
+            if "vapen" in i.get("tags", ()) and _allows(i, {"megakorporation": corp})
+        ]
+        assert {w["fardighet"] for w in weapons} >= {"narstrid", "enkelskott"}, corp
 
 
 def test_npc_templates_the_five_tiers_and_the_dark_legion():
+    # "5: Namnlösa ... samt djur i storlek av hundar. 10: Namngivna ... 15: Robusta
+    # varelser som är två meter långa. 20: Större monster i höjdstorlek av en lastbil.
+    # 25: Gigantiska vidunder i höjdstorlek av ett tvåvåningshus eller större."
+    sizes = {e["id"]: e["slas_ut_pa"] for e in TABLES["storlekar"].entries}
+    assert sizes == {
+        "namnlos": 5,
+        "namngiven": 10,
+        "robust": 15,
+        "lastbil": 20,
+        "tvavaningshus": 25,
+    }
     tiers = {
-        t: entry("mallar", t)["slas_ut_pa"]
+        t: entry("mallar", t)["storlek"]
         for t in ("namnlos", "namngiven", "robust", "monster", "vidunder")
     }
-    assert tiers == {"namnlos": 5, "namngiven": 10, "robust": 15, "monster": 20, "vidunder": 25}
+    assert tiers == {
+        "namnlos": "namnlos",
+        "namngiven": "namngiven",
+        "robust": "robust",
+        "monster": "lastbil",
+        "vidunder": "tvavaningshus",
+    }
+    # Each servant at the size the document describes.
+    by_size = {
+        "centurion": "robust",  # "två meter långa"
+        "razid": "lastbil",  # "tre meter lång ... massiv överkropp"
+        "zenithisk_sjalslaktare": "lastbil",  # "tre meter långa humanoider"
+        "cairath": "tvavaningshus",  # "en ständigt växande amöba"
+    }
     for template in DARK_LEGION:
         spec = entry("mallar", template)
-        assert spec["slas_ut_pa"] in (5, 10, 15, 20, 25) and spec["apostel"]
+        assert spec["apostel"] and spec["vapen"] and "slas_ut_pa" not in spec
+        assert spec["storlek"] == by_size.get(template, "namnlos"), template
+        # "Varelser måste ha 20 eller mer i korruption för att ens kunna påverka andra"
+        assert spec["korruption"] >= 20
+        # "ett korruptionsvärde 5, 10 eller 15 beroende på hur starkt influerad"
+        assert spec["korruptionsvarde"] in (5, 10, 15)
+    for template in ("kattersk_legionar", "centurion", "nekromutant", "valsignad_legionar"):
+        # once human, now wholly transformed: "25+ ... helt förvandlats till en mörkerlegionär"
+        assert entry("mallar", template)["korruption"] >= 25
 
 
 # -- every PC -----------------------------------------------------------------------
@@ -361,7 +429,7 @@ def test_derived_values_follow_the_documents_formulas(pcs, spenders):
 
 
 def test_hjaltepoang_kept_without_the_option(pcs):
-    assert all(c["hjaltepoang"] == 2 and "hojningar" not in c for c in pcs)
+    assert all(c["hjaltepoang"] == 2 and c["hojningar"] == [] for c in pcs)
 
 
 def test_spent_hjaltepoang_buy_one_raise_by_the_documents_rules(spenders):
@@ -378,7 +446,8 @@ def test_spent_hjaltepoang_buy_one_raise_by_the_documents_rules(spenders):
         if kind == "grundegenskap":  # "slår över 10 + grundegenskapens värde"
             assert raise_["lyckat"] == (slag > raise_["over"])
         elif kind == "fardighet":  # "slår över det nuvarande värdet ... addera sin grundegenskap"
-            assert raise_["plus"] == char["grundegenskaper"][GRUND_FOR[raise_["mal"]]]
+            grund = GRUND_FOR.get(raise_["mal"], "intelligens")  # a Kunskap inriktning
+            assert raise_["plus"] == char["grundegenskaper"][grund]
             assert raise_["lyckat"] == (
                 slag + raise_["plus"] > raise_["over"] and raise_["over"] < 18
             )
@@ -387,7 +456,9 @@ def test_spent_hjaltepoang_buy_one_raise_by_the_documents_rules(spenders):
         else:  # föremål: "slå mot Tillgångar, modifierat negativt med föremålets bonus"
             if raise_["lyckat"]:
                 assert 0 < slag <= raise_["mot"]
-        rolled = [e for e in char["historik"] if e["step"] == "spendera" and "dice" in e]
+        rolled = [
+            e for e in char["historik"] if e["step"] in ("spendera", "foremal") and "dice" in e
+        ]
         assert len(rolled) == 1 and sum(t10_reading(rolled[0]["dice"])) == slag
     assert set(kinds) == {"grundegenskap", "fardighet", "tillgangar", "foremal"}
     assert outcomes[True] and outcomes[False]
@@ -399,9 +470,19 @@ def test_two_uppvaxthandelser_first_from_the_corporation(pcs):
         assert len(events) == 2
         assert events[0]["tabell"] == f"uppvaxthandelser_{char['megakorporation']}"
         assert events[1]["tabell"] == "uppvaxthandelser"
+        gender = "female" if char["kon"] == "kvinna" else "male"
         for event in events:
-            rows = [r for r in TABLES[event["tabell"]].entries if r["result"] == event["handelse"]]
+            rows = [
+                r
+                for r in TABLES[event["tabell"]].entries
+                if event["handelse"]
+                in (
+                    r["result"],
+                    (r["result"] or {}).get(gender) if isinstance(r["result"], dict) else None,
+                )
+            ]
             assert rows and rows[0].get("effects", {}) == event.get("effekter", {})
+            assert rows[0].get("kunskap", {}) == event.get("kunskap", {})
 
 
 def test_karriarer_two_or_three_open_to_arketyp_and_corporation(pcs):
@@ -411,20 +492,20 @@ def test_karriarer_two_or_three_open_to_arketyp_and_corporation(pcs):
         counts[len(careers)] += 1
         ids = [k["id"] for k in careers]
         assert 2 <= len(ids) <= 3 and len(set(ids)) == len(ids)
-        arch = entry("arketyper", char["arketyp"])
+        facts = {"megakorporation": char["megakorporation"], "arketyp": char["arketyp"]}
         for career in careers:
             spec = entry("karriarer", career["id"])
-            assert career["id"] in arch["karriarer"]
-            assert char["megakorporation"] in spec.get("korporationer", [char["megakorporation"]])
+            assert _allows(spec, facts)
             assert career["handelse"]["tabell"] == spec["handelser"]
             assert career["effekter"] == spec["effects"]
+            assert career.get("kunskap", {}) == spec.get("kunskap", {})
     assert set(counts) == {2, 3}
 
 
 def test_arketyp_open_to_the_corporation(pcs):
     for char in pcs:
         arch = entry("arketyper", char["arketyp"])
-        assert char["megakorporation"] in arch.get("korporationer", [char["megakorporation"]])
+        assert _allows(arch, {"megakorporation": char["megakorporation"]})
 
 
 def test_two_different_beskrivningsord_from_two_categories(pcs):
@@ -432,8 +513,10 @@ def test_two_different_beskrivningsord_from_two_categories(pcs):
         words = char["beskrivningsord"]
         assert len(words) == 2 and words[0]["id"] != words[1]["id"]
         assert words[0]["kategori"] != words[1]["kategori"]
+        gender = "female" if char["kon"] == "kvinna" else "male"
         for word in words:
-            assert entry(f"beskrivningsord_{word['kategori']}", word["id"])["name"] == word["ord"]
+            name = entry(f"beskrivningsord_{word['kategori']}", word["id"])["name"]
+            assert (name[gender] if isinstance(name, dict) else name) == word["ord"]
     assert len({w["kategori"] for c in pcs for w in c["beskrivningsord"]}) == 11
 
 
@@ -443,11 +526,17 @@ def test_utrustning_half_of_tillgangar_rounded_up_at_most_5_per_fardighet(pcs, s
     items = {e["name"]: e for e in _items()}
     for char in pcs + spenders:
         per = Counter()
-        for item in char["utrustning"]:
+        facts = {"megakorporation": char["megakorporation"], "arketyp": char["arketyp"]}
+        names = [i["namn"] for i in char["utrustning"]]
+        assert len(set(names)) == len(names), names  # no item twice
+        for n, item in enumerate(char["utrustning"]):
             spec = items[item["namn"]]
-            assert spec["fardighet"] == item["fardighet"]
-            assert char["megakorporation"] in spec.get("korporationer", [char["megakorporation"]])
-            assert item["bonus"] >= 1
+            assert spec["fardighet"] == item["fardighet"] or (
+                spec["fardighet"] == "kunskap" and item["fardighet"].startswith(KUNSKAP)
+            )
+            assert _allows(spec, facts)
+            # every item +1 or more; only the weapon, drawn first, may be +0 (budget 0)
+            assert item["bonus"] >= 1 or (n == 0 and item.get("vapen") and char["tillgangar"] == 0)
             per[item["fardighet"]] += item["bonus"]
         assert all(v <= 5 for v in per.values()), per
     assert any(i["fardighet"] == "rustning" for c in pcs for i in c["utrustning"])
@@ -566,20 +655,21 @@ def test_every_karriar_gives_its_points_capped_at_18():
             assert char["fardigheter"][key] >= min(points, 18)
 
 
-def _arch_for(career: dict) -> str:
-    corps = career.get("korporationer", TABLES["megakorporationer"].ids)
+def _pair_for(career: dict) -> tuple[str, str]:
     for arch in TABLES["arketyper"].entries:
-        if career["id"] in arch["karriarer"] and any(
-            c in arch.get("korporationer", corps) for c in corps
-        ):
-            return arch["id"]
+        for corp in TABLES["megakorporationer"].ids:
+            facts = {"megakorporation": corp, "arketyp": arch["id"]}
+            if _allows(arch, facts) and _allows(career, facts):
+                return arch["id"], corp
     raise AssertionError(career["id"])
 
 
+def _arch_for(career: dict) -> str:
+    return _pair_for(career)[0]
+
+
 def _corp_for(career: dict) -> str:
-    arch = entry("arketyper", _arch_for(career))
-    corps = career.get("korporationer", TABLES["megakorporationer"].ids)
-    return next(c for c in corps if c in arch.get("korporationer", corps))
+    return _pair_for(career)[1]
 
 
 def test_arketyp_with_zero_dice_gives_zero(tmp_path):
@@ -647,12 +737,17 @@ def test_names_follow_the_corporation():
         assert char["name"].startswith("Syster ") == (char["kon"] == "kvinna")
     mishima = TABLES["namn_mishima"].settings
     for char in make("matinee", count=20, seed=4, options={"megakorporation": "mishima"}):
-        first, last = char["name"].split()
-        assert char["name"].isascii() and last in mishima["efternamn"]
+        family, given = char["name"].split()  # family name first, as in Japanese
+        assert char["name"].isascii() and family in mishima["family"]
+        assert given in mishima["female" if char["kon"] == "kvinna" else "male"]
+    whitestar = TABLES["namn_whitestar"].settings
     for char in make("matinee", count=20, seed=4, options={"megakorporation": "whitestar"}):
-        assert char["name"].isascii()
-        if char["kon"] == "kvinna":
-            assert char["name"].endswith("a")
+        given, family = char["name"].split()
+        gender = "female" if char["kon"] == "kvinna" else "male"
+        assert char["name"].isascii() and given in whitestar[gender]
+        assert family in whitestar[f"family_{gender}"]
+        if gender == "female":
+            assert family.endswith("a")
 
 
 # -- NPCs -------------------------------------------------------------------------------
@@ -664,15 +759,22 @@ def test_npcs_have_zero_grundegenskaper_and_skills_of_ten(template):
     for char in make("matinee", "npc", count=20, seed=6, options={"template": template}):
         assert char["kind"] == "npc" and char["template"] == template
         assert char["grundegenskaper"] == dict.fromkeys(GRUNDEGENSKAPER, 0)
-        assert char["fardigheter"] == dict.fromkeys(FARDIGHETER, 10)
-        assert char["slas_ut_pa"] == spec["slas_ut_pa"]
+        assert char["fardigheter"] == dict.fromkeys(FASTA, 10)
+        size = entry("storlekar", spec["storlek"])["slas_ut_pa"]
+        assert char["slas_ut_pa"] == spec.get("slas_ut_pa", size)
         if spec.get("manniska"):
             assert char["megakorporation"] in TABLES["megakorporationer"].ids
             assert len(char["utrustning"]) == spec["utrustning"]
             assert all(i["fardighet"] != "rustning" for i in char["utrustning"])
-            assert char["utrustning"][0]["fardighet"] in GRUPPER["fysik"]
+            weapon = char["utrustning"][0]  # "alla rollpersoner har ett vapen": a human NPC too
+            assert weapon["fardighet"] in GRUPPER["fysik"] and weapon["vapen"]
+            assert weapon["stridsmanovrar"]
         else:
-            assert char["name"] == spec["name"] and "megakorporation" not in char
+            epithets = {e["name"] for e in TABLES["epitet"].entries}
+            assert char["name"] == f"{spec['name']} {char['epitet']}" and char["epitet"] in epithets
+            assert "megakorporation" not in char and char["vapen"] == spec["vapen"]
+            if template in DARK_LEGION:
+                assert char["korruption"] == spec["korruption"] >= 20
 
 
 def test_npc_corporation_option_and_squad_roster():
@@ -686,7 +788,9 @@ def test_npc_corporation_option_and_squad_roster():
     assert {c["megakorporation"] for c in squad} == {"imperial"}
     assert len({c["name"] for c in squad}) > 6
     result = run("matinee", "npc", "--template", "namnlos", "-n", "6", "--seed", "3")
-    assert result.exit_code == 0 and len(result.stdout.strip().splitlines()) == 8
+    lines = result.stdout.strip().splitlines()
+    assert result.exit_code == 0 and lines[0].startswith("Namn") and len(lines) >= 8
+    assert all(len(line) <= 80 for line in lines)
 
 
 def test_npc_template_and_corporation_drawn_by_weight_as_the_tables_draw_them():
@@ -716,7 +820,7 @@ def test_npc_names_follow_the_corporation_as_pcs_do():
         seed=4,
         options={"template": "namnlos", "megakorporation": "mishima"},
     ):
-        assert char["name"].isascii() and char["name"].split()[1] in mishima["efternamn"]
+        assert char["name"].isascii() and char["name"].split()[0] in mishima["family"]
 
 
 def test_npcs_of_a_batch_share_no_mutable_parts():
@@ -762,12 +866,12 @@ def test_cli_bad_choices_exit_2_listing_valid_ones():
 def test_cli_forbidden_combinations_exit_2_explaining_why():
     assert_usage_error(
         run("matinee", "pc", "--megakorporation", "capitol", "--arketyp", "inkvisitor"),
-        "Inkvisitor is open only to Brödraskapet",
-        "not Capitol",
+        "--arketyp inkvisitor rules out --megakorporation capitol",
+        "megakorporation = brodraskapet",
     )
     assert_usage_error(
         run("matinee", "pc", "--megakorporation", "bauhaus", "--arketyp", "kyborg"),
-        "Kyborg is open only to Cybertronic",
+        "--arketyp kyborg rules out --megakorporation bauhaus",
     )
     assert_usage_error(
         run(
@@ -780,8 +884,8 @@ def test_cli_forbidden_combinations_exit_2_explaining_why():
             "--karriar",
             "reporter",
         ),
-        "not open to the arketyp Soldat",
-        "infanterist",
+        "--karriar reporter rules out --arketyp soldat",
+        "arketyp = direktor or mediaperson",
     )
     assert_usage_error(
         run(
@@ -794,7 +898,7 @@ def test_cli_forbidden_combinations_exit_2_explaining_why():
             "--karriar",
             "inbrottstjuv",
         ),
-        "open only to",
+        "--karriar inbrottstjuv rules out --megakorporation brodraskapet",
     )
     args = ["--megakorporation", "capitol", "--arketyp", "soldat"]
     four = [a for k in ("polis", "forare", "spanare", "infanterist") for a in ("--karriar", k)]
@@ -857,7 +961,9 @@ def test_every_step_alone_and_its_list():
         listing = run("matinee", step, "--list")
         assert listing.exit_code == 0 and listing.stdout
     listed = run("matinee", "arketyp", "--list").stdout
-    assert all(a["name"] in listed for a in TABLES["arketyper"].entries)
+    for arch in TABLES["arketyper"].entries:
+        names = arch["name"].values() if isinstance(arch["name"], dict) else [arch["name"]]
+        assert all(n in listed for n in names)
     careers = run("matinee", "karriarer", "--list").stdout
     assert (
         "Mortificator" in careers
@@ -869,7 +975,7 @@ def test_every_step_alone_and_its_list():
 
 
 def test_interactive_asks_for_the_corporation():
-    answers = "mishima\nsamuraj\n\n\n\n\n\n\n"
+    answers = "mishima\nsamuraj\n" + "\n" * 20
     result = run("matinee", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answers)
     assert result.exit_code == 0, result.stderr
     assert "Whitestar:" in result.stderr

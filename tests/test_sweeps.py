@@ -43,7 +43,7 @@ BATCH_SEED = 20261201
 
 # Systems not yet conforming, per test kind: (system, kind) pairs.
 PENDING_SWEEP: set[tuple[str, str]] = {("savage", "pc")}
-PENDING_OPTIONS: set[tuple[str, str]] = {("matinee", "pc"), ("savage", "pc")}
+PENDING_OPTIONS: set[tuple[str, str]] = {("savage", "pc")}
 PENDING_CONDITIONS: set[tuple[str, str]] = set()
 # Values that no character of that command can take, refused by design before the
 # first character (exit 2 with the reason): (system, kind) -> {(option key, value)}.
