@@ -51,6 +51,8 @@ SPECS = {
             "tak": "dict[int]!",
             "fel_hand": "int!",
             "modersmal": "dice!",
+            "gemensamt_sprak_varde": "dice!",
+            "stridskonst_steg": "int!",
             "fritid_antal": "int!",
             "fritid_varde": "dice!",
             "trotthet_grund": "int!",
@@ -71,6 +73,7 @@ SPECS = {
         "definitions",
         fields={
             "modersmal": "list[str]!",
+            "gemensamt_sprak": "str",
             **{k: "list[str]!" for k in KLASS_FIELDS},
             "narstridsvapen": "list[id:narstridsvapen]!",
             "avstandsvapen": "list[id:avstandsvapen]!",
@@ -98,6 +101,7 @@ SPECS = {
             "grepp": "str",
             "fardighet": "id:fardigheter!",
             "som": "id:narstridsvapen",
+            "fel_hand": "bool",
             "min_sto": "int",
             "min_sty": "int",
             "anmarkning": "str",
@@ -146,9 +150,15 @@ SPECS = {
             "avstandsvapen": "list[id:avstandsvapen]!",
             "skold": "bool",
             "rustningspaket": "list[id:rustningspaket]!",
+            "specifikationer": "dict[list[str]]",
+            "narstridsvapen_per_genre": "dict[list[id:narstridsvapen]]",
+            "avstandsvapen_per_genre": "dict[list[id:avstandsvapen]]",
+            "namn_per_genre": "dict[str]",
         },
     ),
-    "mallar": Spec("definitions", fields={"yrken": "list[id:yrken]!"}),
+    "mallar": Spec(
+        "definitions", fields={"yrken": "list[id:yrken]!", "namn_per_genre": "dict[str]"}
+    ),
 }
 
 LABELS = {
@@ -571,7 +581,11 @@ class _Weapon:
             self.attr = weapon["skottvidd"].lower()
         # "Att använda ett (enhands-)vapen i 'fel' hand är alltid en separat färdighet,
         # med ett utgångsvärde på 1."
-        self.off_hand = weapon.get("grepp") == "Enhands" and self.key not in ("narkamp", "skold")
+        self.off_hand = (
+            weapon.get("grepp") == "Enhands"
+            and self.key not in ("narkamp", "skold")
+            and weapon.get("fel_hand", True)
+        )
         self.off_key = f"{self.key}_fel_hand"
         self.off_label: str | None = None  # read from fardigheter.toml when first needed
         self.rows: dict[str, dict] = {}
@@ -620,7 +634,8 @@ class _Arms:
         self.lists = []
         for table in ("narstridsvapen", "avstandsvapen"):
             tab = plans.tables[table]
-            here = [tab.get(w) for w in job[table] if w in genre[table]]
+            listed = job.get(f"{table}_per_genre", {}).get(genre["id"], job[table])
+            here = [tab.get(w) for w in listed if w in genre[table]]
             self.lists.append(
                 [(plans.weapon(table, w), w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]
             )
@@ -670,6 +685,7 @@ class _Job:
         # Stridskonst last, since it is capped by Närkamp.
         ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
         self.given = [(s, *_dice(d)) for s, d in ordered]
+        self.specs = _implied_specs(job, plans.tables, genre_id)
         self._arms: _Arms | None = None
         self._kits: Pool | None = None
 
@@ -690,6 +706,32 @@ class _Job:
             ]
             self._kits = Pool(pool)
         return self._kits
+
+
+def _implied_specs(job: dict, tables: Tables, genre_id: str) -> dict[str, tuple[str, ...]]:
+    """Skill id -> the specifications a yrke implies for its <klass> skills in a genre:
+    those of its `specifikationer` the genre lists (all of them if the genre lists none)."""
+    genre = tables["genrer"].get(genre_id)
+    skills = tables["fardigheter"]
+    out = {}
+    for skill_id, wanted in job.get("specifikationer", {}).items():
+        klass = skills.get(skill_id, "färdighet").get("klass")
+        offered = genre.get(klass, ()) if klass else ()
+        here = tuple(w for w in wanted if w in offered)
+        if wanted:
+            out[skill_id] = here or tuple(wanted)
+    return out
+
+
+def _one_of(options: tuple[str, ...] | None, rand) -> str | None:
+    if not options:
+        return None
+    return options[0] if len(options) == 1 else options[int(rand() * len(options))]
+
+
+def genre_name(entry: dict, genre_id: str) -> str:
+    """A yrke's or template's name in a genre (`namn_per_genre`), else its name."""
+    return entry.get("namn_per_genre", {}).get(genre_id) or entry["name"]
 
 
 class _Plans:
@@ -1007,22 +1049,43 @@ def _skills(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
         tongue = tongues[int(rand() * len(tongues))]
     native_text, sides, base, fast = plans.rolls("modersmal")
     count = plans.rules["fritid_antal"]
+    # "alla har minst 10 i det språk som används": the genre's common tongue beside one's own
+    common = skills.genre.get("gemensamt_sprak")
+    if common == tongue:
+        common = None
+    specs = job.specs
     if ctx.kind == "pc":  # every roll and raise in the historik
         sheet = _Sheet(values, labels, groups, rand, ctx.log)
         native = ctx.roll(native_text, f"Språk {tongue}").total
         char["modersmal"] = sheet.add(skills["sprak"], native, spec=tongue, why="modersmål")
+        if common is not None:
+            amount = ctx.roll(plans.rules["gemensamt_sprak_varde"], f"Språk {common}").total
+            char["gemensamt_sprak"] = sheet.add(
+                skills["sprak"], amount, spec=common, why="gemensamt språk"
+            )
+        else:
+            char["gemensamt_sprak"] = char["modersmal"]
         for skill_id, text, _sides, _base, _fast in job.given:  # Stridskonst last
             amount = ctx.roll(text, skill_id).total
-            sheet.add(skills[skill_id], amount, why=job.id)
+            spec = _one_of(specs.get(skill_id), rand)
+            sheet.add(skills[skill_id], amount, spec=spec, why=job.id)
         leisure_text = plans.rolls("fritid_varde")[0]
         for skill in skills.draw_leisure(rand, count):
             sheet.add(skill, ctx.roll(leisure_text, skill.id).total, why="fritid")
         return
     native = base + int(rand() * sides) if sides else fast(rand)
     char["modersmal"] = _raise(values, labels, groups, skills["sprak"], native, rand, tongue)
+    if common is not None:
+        amount = plans.rolls("gemensamt_sprak_varde")[3](rand)
+        char["gemensamt_sprak"] = _raise(
+            values, labels, groups, skills["sprak"], amount, rand, common
+        )
+    else:
+        char["gemensamt_sprak"] = char["modersmal"]
     for skill_id, _text, sides, base, fast in job.given:  # Stridskonst last
         amount = base + int(rand() * sides) if sides else fast(rand)
-        _raise(values, labels, groups, skills[skill_id], amount, rand)
+        spec = _one_of(specs.get(skill_id), rand)
+        _raise(values, labels, groups, skills[skill_id], amount, rand, spec)
     # Leisure: a few vanliga or kunskap skills of the genre.
     _text, sides, base, fast = plans.rolls("fritid_varde")
     for skill in skills.draw_leisure(rand, count):
@@ -1048,7 +1111,7 @@ def yrke(char: dict, ctx: Context) -> None:
     else:
         entry = plans.template_job(char["template"], genre_id)
     char["yrke"] = entry["id"]
-    char["yrke_namn"] = entry["name"]
+    char["yrke_namn"] = genre_name(entry, genre_id)
     _skills(char, ctx, plans, plans.job(entry["id"], genre_id))
 
 
@@ -1106,6 +1169,8 @@ def _weapons(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
             _set_value(values, labels, groups, key, skill["name"], skill["grupp"], skill["bas"])
         row = (weapon.rows.get(grund) or weapon.row(grund)).copy()
         row["varde"] = values[key]
+        if weapon.id == "obevapnad":
+            _martial_art(row, values, labels, plans.rules)
         if weapon.attr is not None:
             row["skottvidd_meter"] = g[weapon.attr]
         rows.append(row)
@@ -1117,6 +1182,23 @@ def _weapons(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
                 values, labels, groups, weapon.off_key, label, "strid", plans.rules["fel_hand"]
             )
     char["vapen"] = rows
+
+
+def _martial_art(row: dict, values: dict, labels: dict, rules: dict) -> None:
+    """<Stridskonst>: "ett steg bättre skada i obeväpnad strid"; the skill is used "i stället
+    för" Närkamp (and never exceeds it). The best Stridskonst held takes the unarmed row."""
+    held = [k for k in values if k.startswith("stridskonst_") and values[k] > 0]
+    if not held:
+        return
+    key = max(held, key=lambda k: (values[k], k))
+    ladder = rules["skadestege"]
+    steps = rules["stridskonst_steg"]
+    step = min(ladder.index(row["faktisk_skada"]) + steps, len(ladder) - 1)
+    row["faktisk_skada"] = ladder[step]
+    row["stridskonst"] = labels[key]
+    row["stridskonst_steg"] = steps
+    row["fardighet"] = key
+    row["varde"] = values[key]
 
 
 def vapen(char: dict, ctx: Context) -> None:
@@ -1249,7 +1331,10 @@ def npc(char: dict, ctx: Context) -> None:
         char["template"] = template["id"]
         char["mall_namn"] = template["name"]
         _choose_genre(char, ctx, plans)
-        _choose_art(char, ctx, plans)
+        # `npc` has no --art: its species is drawn, never asked
+        entry = _draw(ctx.rng, plans.species_pool(char["genre"])[0], "art", "arter")
+        char["art"] = entry["id"]
+        char["art_namn"] = entry["name"]
     _rollers, maximum, _tongue, (hal, kra, ski, sto, sty) = plans.species(char["art"])
     g = char["grundegenskaper"] = {
         "hal": hal(rand),
@@ -1266,7 +1351,8 @@ def npc(char: dict, ctx: Context) -> None:
     char["kp"] = plans.kp(lp).copy()
     entry = plans.template_job(template["id"], char["genre"])
     char["yrke"] = entry["id"]
-    char["yrke_namn"] = entry["name"]
+    char["yrke_namn"] = genre_name(entry, char["genre"])
+    char["mall_namn"] = genre_name(template, char["genre"])
     job = plans.job(entry["id"], char["genre"])
     _skills(char, ctx, plans, job)
     _weapons(char, ctx, plans, job)
@@ -1436,9 +1522,11 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
                 if "langd" in w
                 else f"Eh {w['eldhastighet']}, Sv {w['skottvidd_meter']} m"
             )
-            rows.append(
-                [w["namn"], w["skada"], w["faktisk_skada"], w["typ"], reach, w.get("varde", "")]
-            )
+            name, code = w["namn"], w["skada"]
+            if "stridskonst" in w:
+                name = f"{name} ({w['stridskonst']})"
+                code = f"{code} +{w['stridskonst_steg']} steg"
+            rows.append([name, code, w["faktisk_skada"], w["typ"], reach, w.get("varde", "")])
         sections.append(
             Section(
                 "Vapen",
@@ -1446,7 +1534,23 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
                 rows=rows,
             )
         )
+        notes = weapon_notes(char["vapen"], tables)
+        if notes:
+            sections.append(Section("Om vapnen", text="\n".join(notes)))
     return sections
+
+
+def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
+    """The document's notes for the weapons carried, each once: "Lans: En lans som ..."."""
+    by_note: dict[str, list[str]] = {}
+    for w in weapons:
+        if "stridskonst" in w:
+            text = tables["fardigheter"].get("stridskonst").get("description")
+            if text:
+                by_note.setdefault(text, []).append(w["stridskonst"])
+        if w.get("anmarkning"):
+            by_note.setdefault(w["anmarkning"], []).append(w["namn"])
+    return [f"{', '.join(dict.fromkeys(names))}: {text}" for text, names in by_note.items()]
 
 
 SYSTEM = System(
@@ -1473,6 +1577,7 @@ SYSTEM = System(
     roster=[
         ("Namn", "name"),
         ("Mall", "mall_namn"),
+        ("Genre", "genre_namn"),
         ("Art", "art_namn"),
         ("Yrke", "yrke_namn"),
         *[(LABELS[g], (lambda c, g=g: c["grundegenskaper"][g])) for g in GRUNDEGENSKAPER],
