@@ -17,9 +17,9 @@ from bisect import bisect
 from collections.abc import Callable
 
 from chargen.dice import parse
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, Problem
 from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Pool, Spec, Tables
+from chargen.tables import Pool, Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("hal", "kra", "ski", "sto", "sty")
 GRUPPER = ("vanliga", "kunskap", "strid", "yrke")
@@ -1553,6 +1553,35 @@ def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
     return [f"{', '.join(dict.fromkeys(names))}: {text}" for text, names in by_note.items()]
 
 
+def check_pack(tables: Tables) -> list[Problem]:
+    """What the specs cannot say: a yrke's `specifikationer` name <klass> skills it gives,
+    each specification one that a genre of the yrke lists for that skill's klass."""
+    yrken, skills, genres = tables["yrken"], tables["fardigheter"], tables["genrer"]
+    out = []
+    for index, job in enumerate(yrken.entries):
+        line = key_line(yrken.text, "specifikationer", index)
+        for skill_id, wanted in job.get("specifikationer", {}).items():
+            where = f"yrken.toml '{job['id']}': specifikationer.{skill_id}"
+            if skill_id not in job["fardigheter"]:
+                out.append(Problem(str(yrken.path), line, f"{where}: not a skill the yrke gives"))
+                continue
+            klass = skills.get(skill_id).get("klass") if skill_id in skills else None
+            if not klass:
+                out.append(Problem(str(yrken.path), line, f"{where}: not a <klass> skill"))
+                continue
+            offered = {s for g in job["genrer"] if g in genres for s in genres.get(g).get(klass, ())}
+            for spec in wanted:
+                if spec not in offered:
+                    out.append(
+                        Problem(
+                            str(yrken.path),
+                            line,
+                            f"{where}: '{spec}' is in no {klass} list of the yrke's genres",
+                        )
+                    )
+    return out
+
+
 SYSTEM = System(
     id="spelsystemet",
     name="Spelsystemet",
@@ -1574,6 +1603,7 @@ SYSTEM = System(
         Option("genre", table="genrer", help="The genre (genrer.toml)."),
     ],
     sheet=sheet,
+    check=check_pack,
     roster=[
         ("Namn", "name"),
         ("Mall", "mall_namn"),
