@@ -1569,7 +1569,9 @@ def check_pack(tables: Tables) -> list[Problem]:
             if not klass:
                 out.append(Problem(str(yrken.path), line, f"{where}: not a <klass> skill"))
                 continue
-            offered = {s for g in job["genrer"] if g in genres for s in genres.get(g).get(klass, ())}
+            offered = {
+                s for g in job["genrer"] if g in genres for s in genres.get(g).get(klass, ())
+            }
             for spec in wanted:
                 if spec not in offered:
                     out.append(
