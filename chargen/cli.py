@@ -35,7 +35,9 @@ class SlugChoice(click.ParamType):
         self.choices = choices
 
     def convert(self, value, param, ctx):
-        slug = str(value).strip().lower().replace("-", "_")
+        from chargen.procedure import normalize
+
+        slug = normalize(value)
         if slug not in self.choices:
             self.fail(f"'{value}' is not valid. Valid: {', '.join(self.choices)}", param, ctx)
         return slug
@@ -271,7 +273,7 @@ def load_tables(system, tables_dirs):
 
 def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
     """Normalise choice values and check them against the tables before any output."""
-    from chargen.procedure import normalize
+    from chargen.procedure import match_choice
 
     values = {}
     for option in system.options(kind):
@@ -279,10 +281,11 @@ def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
         if option.table and value not in (None, ()):
             table = pack[option.table]
             items = list(value) if isinstance(value, tuple | list) else [value]
-            for item in items:
-                if normalize(item) not in table:
+            ids = [match_choice(table, item) for item in items]
+            for item, found in zip(items, ids, strict=True):
+                if found is None:
                     raise ChoiceError(option.name, item, list(table.ids))
-            value = [normalize(v) for v in items] if option.multiple else normalize(items[0])
+            value = ids if option.multiple else ids[0]
         elif isinstance(value, tuple):
             value = list(value)
         values[option.key] = value
@@ -312,10 +315,10 @@ def run_generate(
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output)
     if locale is not None:
-        from chargen.names import locales
+        from chargen.names import is_locale, unknown_locale
 
-        if locale not in locales():
-            raise ChoiceError("locale", locale, locales())
+        if not is_locale(locale):
+            raise unknown_locale(locale)
     options = _validate_options(system, kind, pack, chosen)
     prompter = None
     if interactive:

@@ -14,7 +14,9 @@ import bisect
 import importlib.util
 import json
 import os
-from collections import OrderedDict
+import re
+import zlib
+from collections import Counter, OrderedDict
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
@@ -171,10 +173,63 @@ def faker_root() -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def locales() -> list[str]:
-    """The locales the installed Faker has person names for."""
+_LOCALE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
+
+
+@lru_cache(maxsize=1)
+def _folders() -> dict[str, Path]:
+    """Faker's person-provider source files by locale, as the installed Faker lists them.
+
+    Paths come only from this listing: no path is ever built from a locale a user
+    or a table pack names.
+    """
     folder = faker_root() / "providers" / "person"
-    return sorted(p.name for p in folder.iterdir() if (p / "__init__.py").is_file())
+    found = {}
+    with os.scandir(folder) as listing:
+        for entry in listing:
+            source = Path(entry.path) / "__init__.py"
+            if _LOCALE.match(entry.name) and entry.is_dir() and source.is_file():
+                found[entry.name] = source
+    return dict(sorted(found.items()))
+
+
+def locales() -> list[str]:
+    """The locales the installed Faker has person names for (given and family names)."""
+    return list(_usable())
+
+
+def is_locale(value: object) -> bool:
+    """Whether `value` is a locale `locales()` lists (cheap for a valid one)."""
+    return isinstance(value, str) and value in _usable()
+
+
+@lru_cache(maxsize=1)
+def _usable() -> dict[str, None]:
+    """The locales with person names, from a small index cached beside the name lists."""
+    folders = _folders()
+    key = zlib.crc32(
+        "|".join(
+            f"{n}:{p.stat().st_size}:{int(p.stat().st_mtime)}" for n, p in folders.items()
+        ).encode()
+    )
+    cache = _cache_dir() / f"locales{_CACHE_VERSION}-{key:08x}.json"
+    try:
+        listed = json.loads(cache.read_text(encoding="utf-8"))
+        if isinstance(listed, list) and all(isinstance(n, str) and n in folders for n in listed):
+            return dict.fromkeys(listed)
+    except (OSError, ValueError):
+        pass
+    listed = [n for n in folders if _has_names(n)]
+    _write_cache(cache, listed)
+    return dict.fromkeys(listed)
+
+
+def _has_names(locale: str) -> bool:
+    try:
+        NamePicker(locale)
+    except ChargenError:
+        return False
+    return True
 
 
 _NAME_KEYS = (
@@ -184,7 +239,55 @@ _NAME_KEYS = (
     "last_romanized_names",
     "unisex_last_names",
 )
-_CACHE_VERSION = 2  # bump when what is cached changes
+_CACHE_VERSION = 3  # bump when what is cached changes (3: read without eval, checked on load)
+MAX_LOCALE_SHOWN = 40  # characters of an unknown locale repeated in a message
+
+
+def _cache_dir() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "chargen"
+
+
+def _write_cache(cache: Path, data) -> None:
+    import tempfile
+
+    try:  # a cache is a convenience: any failure to write it is ignored
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, ensure_ascii=False)
+            os.replace(tmp, cache)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass
+
+
+def _cached_ok(data) -> bool:
+    """A cache file's content has the shape this module writes: name lists by key."""
+    if not isinstance(data, dict):
+        return False
+    for key, value in data.items():
+        if not isinstance(key, str) or not key.startswith(_NAME_KEYS):
+            return False
+        if isinstance(value, dict):
+            if not all(
+                isinstance(k, str) and isinstance(w, int | float) and not isinstance(w, bool)
+                for k, w in value.items()
+            ):
+                return False
+        elif not (isinstance(value, list) and all(isinstance(n, str) for n in value)):
+            return False
+    return True
+
+
+def unknown_locale(locale: object) -> ChargenError:
+    """The error for a locale Faker has no person names for, listing the valid ones."""
+    shown = repr(locale) if not isinstance(locale, str) else f"'{locale[:MAX_LOCALE_SHOWN]}'"
+    if isinstance(locale, str) and len(locale) > MAX_LOCALE_SHOWN:
+        shown = shown[:-1] + "...'"
+    return ChargenError(f"unknown locale {shown}. Valid: {', '.join(locales())}")
 
 
 @lru_cache(maxsize=32)
@@ -192,71 +295,179 @@ def _provider_data(locale: str) -> dict:
     """Faker's name lists for `locale`, from a small cache file when one is current.
 
     Reading Faker's source costs 5-40 ms a locale; the cache, keyed by the source
-    file's size and time, brings a second run down to about one.
+    file's size and time, brings a second run down to about one. A cache file that
+    is unreadable or of the wrong shape is rebuilt.
     """
-    path = faker_root() / "providers" / "person" / locale / "__init__.py"
-    if not path.is_file():
-        raise ChargenError(f"unknown locale '{locale}'. Valid: {', '.join(locales())}")
+    path = _folders().get(locale) if isinstance(locale, str) else None
+    if path is None:
+        raise unknown_locale(locale)
     stat = path.stat()
-    cache_dir = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "chargen"
-    cache = cache_dir / f"names{_CACHE_VERSION}-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
+    cache = (
+        _cache_dir() / f"names{_CACHE_VERSION}-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
+    )
     try:
-        return json.loads(cache.read_text(encoding="utf-8"))
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if _cached_ok(cached):
+            return cached
     except (OSError, ValueError):
         pass
     data = {k: v for k, v in _read_provider(locale, path).items() if k.startswith(_NAME_KEYS)}
-    data = {k: v if isinstance(v, dict) else list(v) for k, v in data.items()}
-    import tempfile
-
-    try:  # a cache is a convenience: any failure to write it is ignored
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False)
-        os.replace(tmp, cache)
-    except OSError:
-        pass
+    data = {k: dict(v) if isinstance(v, dict) else list(v) for k, v in data.items()}
+    data = {k: v for k, v in data.items() if _cached_ok({k: v})}
+    _write_cache(cache, data)
     return data
 
 
-def _read_provider(locale: str, path: Path) -> dict:
-    """The class attributes of Faker's person Provider for `locale`, base locales merged."""
+def _read_provider(locale: str, path: Path, depth: int = 0) -> dict:
+    """The class attributes of Faker's person Provider for `locale`, base locales merged.
+
+    Nothing in the file is executed: each assignment's value is read by `_Literal`,
+    which knows literals and the few pure operations Faker's name lists are built
+    with (OrderedDict(...), tuple/list/set/sorted, Counter sums, itemgetter maps,
+    `+` of sequences, `.copy()`). An attribute built any other way is skipped.
+    """
     import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    namespace: dict = {"OrderedDict": OrderedDict}
+    imported: set[str] = set()
     inherited: dict = {}
     for node in tree.body:
         # `from ..en import Provider as EnProvider`: another locale's names to start from.
         if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
-            for alias in node.names:
-                if alias.name == "Provider":
-                    base = path.parent.parent / node.module / "__init__.py"
-                    inherited = _read_provider(node.module, base)
-        if isinstance(node, ast.ImportFrom) and node.module in (
-            "collections",
-            "operator",
-            "typing",
-        ):
-            module = __import__(node.module)
-            for alias in node.names:
-                namespace[alias.asname or alias.name] = getattr(module, alias.name)
+            base = _folders().get(node.module)
+            if base is not None and depth < 5 and any(a.name == "Provider" for a in node.names):
+                inherited = _read_provider(node.module, base, depth + 1)
+        if isinstance(node, ast.ImportFrom) and node.module in ("collections", "operator"):
+            imported.update(alias.name for alias in node.names if alias.asname is None)
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "Provider":
             attrs = dict(inherited)
-            scope = {**namespace, **attrs}
+            reader = _Literal(attrs, imported)
             for stmt in node.body:
                 targets = _assigned_names(stmt)
                 if not targets:
                     continue
                 try:
-                    value = eval(compile(ast.Expression(stmt.value), str(path), "eval"), scope)
-                except Exception:  # an attribute built from something we do not load
+                    value = reader.value(stmt.value)
+                except _NotLiteral:  # an attribute built from something we do not read
                     continue
                 for target in targets:
-                    scope[target] = attrs[target] = value
+                    attrs[target] = value
             return attrs
     raise ChargenError(f"Faker locale '{locale}' has no person Provider")
+
+
+class _NotLiteral(Exception):
+    """An expression `_Literal` does not read."""
+
+
+class _Literal:
+    """Reads the value of a data expression from a parsed Faker source, executing nothing."""
+
+    _CALLS = {"OrderedDict", "tuple", "list", "set", "sorted", "dict", "Counter", "map"}
+
+    def __init__(self, scope: dict, imported: set[str]) -> None:
+        self.scope, self.imported = scope, imported
+
+    def value(self, node):
+        import ast
+
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str | int | float | bool) or node.value is None:
+                return node.value
+            raise _NotLiteral
+        if isinstance(node, ast.Tuple):
+            return tuple(self.value(e) for e in node.elts)
+        if isinstance(node, ast.List):
+            return [self.value(e) for e in node.elts]
+        if isinstance(node, ast.Set):
+            return {self._hashable(self.value(e)) for e in node.elts}
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values, strict=True):
+                if k is None:
+                    raise _NotLiteral
+                out[self._hashable(self.value(k))] = self.value(v)
+            return out
+        if isinstance(node, ast.Name):
+            if node.id in self.scope:
+                return self.scope[node.id]
+            raise _NotLiteral
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self.value(node.left), self.value(node.right)
+            if type(left) is type(right) and isinstance(left, tuple | list | str | Counter):
+                return left + right
+            raise _NotLiteral
+        if isinstance(node, ast.Call) and not node.keywords:
+            return self._call(node)
+        raise _NotLiteral
+
+    @staticmethod
+    def _hashable(value):
+        if isinstance(value, str | int | float | bool | tuple) or value is None:
+            return value
+        raise _NotLiteral
+
+    def _call(self, node):
+        import ast
+
+        func = node.func
+        if isinstance(func, ast.Attribute) and not node.args:
+            owner = self.value(func.value)
+            if isinstance(owner, dict) and func.attr in ("copy", "items", "keys", "values"):
+                result = getattr(owner, func.attr)()
+                return result if func.attr == "copy" else list(result)
+            raise _NotLiteral
+        if not isinstance(func, ast.Name):
+            raise _NotLiteral
+        name = func.id
+        if name == "itemgetter" and name in self.imported and len(node.args) == 1:
+            index = self.value(node.args[0])
+            if isinstance(index, int) and not isinstance(index, bool):
+                return _ItemGetter(index)
+            raise _NotLiteral
+        if name not in self._CALLS or (name == "Counter" and name not in self.imported):
+            raise _NotLiteral
+        if name == "map":
+            if len(node.args) != 2:
+                raise _NotLiteral
+            getter, items = self.value(node.args[0]), self.value(node.args[1])
+            if not isinstance(getter, _ItemGetter) or not isinstance(items, tuple | list | dict):
+                raise _NotLiteral
+            return [getter(item) for item in items]
+        args = [self.value(a) for a in node.args]
+        if len(args) > 1:
+            raise _NotLiteral
+        for arg in args:
+            if not isinstance(arg, tuple | list | set | dict):
+                raise _NotLiteral
+        try:
+            if name == "set":
+                return set(map(self._hashable, *args)) if args else set()
+            return {
+                "OrderedDict": OrderedDict,
+                "tuple": tuple,
+                "list": list,
+                "sorted": sorted,
+                "dict": dict,
+                "Counter": Counter,
+            }[name](*args)
+        except (TypeError, ValueError):
+            raise _NotLiteral from None
+
+
+class _ItemGetter:
+    """`operator.itemgetter(i)` for data: the i-th item of a tuple or list."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __call__(self, item):
+        if not isinstance(item, tuple | list) or not -len(item) <= self.index < len(item):
+            raise _NotLiteral
+        return item[self.index]
 
 
 def _assigned_names(stmt) -> list[str]:

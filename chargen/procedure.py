@@ -11,6 +11,8 @@ are all built from these objects, so nothing is written twice.
 from __future__ import annotations
 
 import random
+import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,9 +130,30 @@ class System:
         return Tables(self.id, self.specs, self.effect_keys, dirs, self.check)
 
 
+_FOLD = str.maketrans({"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th", "ł": "l"})
+
+
 def normalize(value: str) -> str:
-    """A user's choice as a slug: case folded, hyphens and spaces as underscores."""
-    return str(value).strip().lower().replace("-", "_").replace(" ", "_")
+    """A user's choice as a slug, as the contract makes keys: case folded, diacritics
+    dropped (æ -> ae, ø ö ő -> o, é -> e), every run of other characters one underscore
+    ("Vanaætlinge" -> "vanaaetlinge", "nagyon-szívós" -> "nagyon_szivos")."""
+    text = unicodedata.normalize("NFKD", str(value).strip().lower().translate(_FOLD))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[^0-9a-z]+", "_", text).strip("_")
+
+
+def match_choice(table: Table, value: str) -> str | None:
+    """The id of the entry a user's value names: its id or its display name (any gendered
+    form), case and diacritics aside (`--personlighed militant` for "Militant"), or None."""
+    slug = normalize(value)
+    if slug in table:
+        return slug
+    for entry in table.entries:
+        name = entry.get("name")
+        forms = name.values() if isinstance(name, dict) else (name,) if name else ()
+        if "id" in entry and any(normalize(form) == slug for form in forms):
+            return entry["id"]
+    return None
 
 
 class Context:
@@ -292,8 +315,8 @@ class Context:
         return chosen
 
     def _validated(self, option: str, tab: Table, wanted: str, pool: list[dict], why) -> dict:
-        slug = normalize(wanted)
-        if slug not in tab:
+        slug = match_choice(tab, wanted)
+        if slug is None:
             raise ChoiceError(option, wanted, list(tab.ids))
         entry = tab.get(slug)
         if entry not in pool:

@@ -25,6 +25,11 @@ def describe(entry: dict, fields: dict | None = None) -> str:
     return text
 
 
+def _names(entry: dict) -> tuple:
+    name = entry.get("name")
+    return tuple(name.values()) if isinstance(name, dict) else (name,) if name else ()
+
+
 def compact(value) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {compact(v)}" for k, v in value.items())
@@ -52,7 +57,9 @@ class Prompter:
         answer = answer.strip()
         if answer.isdigit() and 1 <= int(answer) <= len(pool):
             return pool[int(answer) - 1]
-        return next((e for e in pool if e.get("id") == normalize(answer)), None)
+        return next((e for e in pool if e.get("id") == normalize(answer)), None) or next(
+            (e for e in pool if any(normalize(n) == normalize(answer) for n in _names(e))), None
+        )
 
     def choose(self, option: str, table: Table, pool: list[dict], rng) -> dict:
         self._show(option, table, pool)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import fnmatch
+import math
 import os
 import re
 import sys
@@ -376,8 +377,10 @@ def _check_shape(
             if key not in data:
                 if required:
                     fault(f"missing setting '{key}'")
-            elif not _type_ok(data[key], kind):
-                fault(f"setting '{key}' must be {kind}, not {data[key]!r}", key)
+            else:
+                wanted = _type_error(data[key], kind)
+                if wanted:
+                    fault(f"setting '{key}' must be {wanted}, not {_shown(data[key])}", key)
         return out
 
     for key in data:
@@ -434,8 +437,10 @@ def _check_shape(
             elif key == "ref":
                 if not (isinstance(value, str) or _type_ok(value, "list[str]")):
                     fault("ref must name a table (or a list of tables)", key, i)
-            elif not _type_ok(value, kind):
-                fault(f"'{key}' must be {kind}, not {value!r}", key, i)
+            else:
+                wanted = _type_error(value, kind)
+                if wanted:
+                    fault(f"'{key}' must be {wanted}, not {_shown(value)}", key, i)
         for key, kind in spec.fields.items():
             if kind.endswith("!") and key not in entry:
                 fault(f"entry {i + 1} lacks required key '{key}'", None, i)
@@ -512,31 +517,115 @@ def _ranges(values: list[int]) -> str:
 
 
 def _type_ok(value: Any, kind: str) -> bool:
-    if kind.startswith("list[") and kind.endswith("]"):
-        return isinstance(value, list) and all(_type_ok(v, kind[5:-1]) for v in value)
-    if kind.startswith("dict[") and kind.endswith("]"):
-        return isinstance(value, dict) and all(_type_ok(v, kind[5:-1]) for v in value.values())
-    if kind in ("str", "table") or kind.startswith("id:"):
-        return isinstance(value, str)
+    return _type_error(value, kind) is None
+
+
+_RANGED = re.compile(r"^(int|num)\[(-?[\d_]+(?:\.\d+)?)?\.\.(-?[\d_]+(?:\.\d+)?)?\]$")
+MAX_TEXT = 10_000  # characters in one text value
+
+
+def _type_error(value: Any, kind: str) -> str | None:
+    """None when `value` is of spec type `kind`, else what it should be (a noun phrase).
+
+    Types: str (non-empty text) int num (finite) bool dice table id:TABLE locale any,
+    int[LO..HI] / num[LO..HI] (either bound may be left out), one:a|b|c (one of these
+    words), list[T], dict[T]; a trailing "+" asks for a non-empty list or dict.
+    """
+    nonempty = kind.endswith("+")
+    kind = kind.rstrip("+")
+    for shape, cls, noun in (("list[", list, "a list"), ("dict[", dict, "a table")):
+        if kind.startswith(shape) and kind.endswith("]"):
+            inner = kind[5:-1]
+            what = f"{'a non-empty' + noun[1:] if nonempty else noun} of {_noun(inner)}"
+            if not isinstance(value, cls) or (nonempty and not value):
+                return what
+            items = value if cls is list else value.values()
+            if any(_type_error(v, inner) is not None for v in items):
+                return what
+            return None
+    ranged = _RANGED.match(kind)
+    if ranged:
+        base, low, high = ranged.groups()
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return _noun(kind)
+        if base == "int" and not isinstance(value, int):
+            return _noun(kind)
+        if isinstance(value, float) and not math.isfinite(value):
+            return _noun(kind)
+        if (low is not None and value < float(low)) or (high is not None and value > float(high)):
+            return _noun(kind)
+        return None
+    if kind == "str":
+        ok = isinstance(value, str) and value.strip() and len(value) <= MAX_TEXT
+        return None if ok else _noun(kind)
+    if kind in ("table",) or kind.startswith("id:"):
+        return None if isinstance(value, str) and value else _noun(kind)
+    if kind.startswith("one:"):
+        return None if isinstance(value, str) and value in kind[4:].split("|") else _noun(kind)
     if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return None if isinstance(value, int) and not isinstance(value, bool) else _noun(kind)
     if kind == "num":
-        return isinstance(value, int | float) and not isinstance(value, bool)
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return None if ok and math.isfinite(value) else _noun(kind)
     if kind == "bool":
-        return isinstance(value, bool)
+        return None if isinstance(value, bool) else _noun(kind)
     if kind == "dice":
+        if not isinstance(value, str):
+            return _noun(kind)
         try:
             parse(value)
-            return isinstance(value, str)
-        except (DiceError, TypeError):
-            return False
+        except DiceError as exc:
+            return f"{_noun(kind)} ({exc})"
+        return None
+    if kind == "locale":
+        from chargen.names import is_locale
+
+        return None if is_locale(value) else _noun(kind)
     if kind == "any":
-        return True
+        return None
     raise ValueError(f"unknown field type '{kind}' in a table spec")
+
+
+def _noun(kind: str) -> str:
+    """What a value of spec type `kind` is, for a message."""
+    nonempty = kind.endswith("+")
+    kind = kind.rstrip("+")
+    if kind.startswith(("list[", "dict[")):
+        noun = "a list" if kind.startswith("list[") else "a table"
+        return f"{'a non-empty' + noun[1:] if nonempty else noun} of {_noun(kind[5:-1])}"
+    ranged = _RANGED.match(kind)
+    if ranged:
+        base, low, high = ranged.groups()
+        noun = "a whole number" if base == "int" else "a number"
+        if low is not None and high is not None:
+            return f"{noun} from {low} to {high}"
+        if low is not None:
+            return f"{noun} of at least {low}"
+        return f"{noun} of at most {high}" if high is not None else noun
+    if kind.startswith("id:"):
+        return f"an id in {kind[3:]}"
+    if kind.startswith("one:"):
+        return "one of " + ", ".join(kind[4:].split("|"))
+    return {
+        "str": f"a non-empty text (at most {MAX_TEXT:,} characters)",
+        "table": "the name of a table",
+        "int": "a whole number",
+        "num": "a finite number",
+        "bool": "true or false",
+        "dice": "a dice expression such as 2d6",
+        "locale": "a Faker locale with person names (as --locale takes)",
+    }.get(kind, kind)
+
+
+def _shown(value: Any) -> str:
+    """A value for a message, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _references(kind: str, value: Any) -> list[tuple[str, str]]:
     """(kind, name) pairs that a typed value refers to: ('table', n) or ('id:T', id)."""
+    kind = kind.rstrip("+")
     if kind.startswith("list[") and isinstance(value, list):
         return [r for v in value for r in _references(kind[5:-1], v)]
     if kind.startswith("dict[") and isinstance(value, dict):

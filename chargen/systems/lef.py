@@ -87,7 +87,7 @@ SPECS = {
     "stjernespor": Spec("definitions"),
     "grej": Spec("definitions", fields={"udgift": "int!", "type": "str", "holdbar": "bool"}),
     "startudstyr": Spec("definitions", fields={"grej": "list[id:grej]!", "penge": "dice!"}),
-    "hjemstater": Spec("definitions", fields={"locale": "str", "navne": "table"}),
+    "hjemstater": Spec("definitions", fields={"locale": "locale", "navne": "table"}),
     "navne_*": Spec(
         "settings", fields={"mand": "list[str]!", "kvinde": "list[str]!", "slaegt": "list[str]!"}
     ),

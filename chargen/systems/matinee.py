@@ -71,7 +71,7 @@ SPECS = {
     "megakorporationer": Spec(
         "definitions",
         fields={
-            "locales": "list[str]!",
+            "locales": "list[locale]+!",
             "namntabell": "table",
             "titel_man": "str",
             "titel_kvinna": "str",
