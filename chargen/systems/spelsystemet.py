@@ -1070,8 +1070,9 @@ def _skills(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
             spec = _one_of(specs.get(skill_id), rand)
             sheet.add(skills[skill_id], amount, spec=spec, why=job.id)
         leisure_text = plans.rolls("fritid_varde")[0]
-        for skill in skills.draw_leisure(rand, count):
-            sheet.add(skill, ctx.roll(leisure_text, skill.id).total, why="fritid")
+        for skill in skills.draw_leisure(rand, count):  # a yrke's specialisation stays its own
+            spec = _one_of(specs.get(skill.id), rand)
+            sheet.add(skill, ctx.roll(leisure_text, skill.id).total, spec=spec, why="fritid")
         return
     native = base + int(rand() * sides) if sides else fast(rand)
     char["modersmal"] = _raise(values, labels, groups, skills["sprak"], native, rand, tongue)
@@ -1090,7 +1091,7 @@ def _skills(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
     _text, sides, base, fast = plans.rolls("fritid_varde")
     for skill in skills.draw_leisure(rand, count):
         amount = base + int(rand() * sides) if sides else fast(rand)
-        _raise(values, labels, groups, skill, amount, rand)
+        _raise(values, labels, groups, skill, amount, rand, _one_of(specs.get(skill.id), rand))
 
 
 def yrke(char: dict, ctx: Context) -> None:
@@ -1110,6 +1111,8 @@ def yrke(char: dict, ctx: Context) -> None:
         )
     else:
         entry = plans.template_job(char["template"], genre_id)
+        template = ctx.table("mallar").get(char["template"])
+        char["mall_namn"] = genre_name(template, genre_id)
     char["yrke"] = entry["id"]
     char["yrke_namn"] = genre_name(entry, genre_id)
     _skills(char, ctx, plans, plans.job(entry["id"], genre_id))
