@@ -89,6 +89,7 @@ def main() -> None:
         print(
             f"chargen karma pc --seed 1 (sheet)      {pc * 1000:7.1f} ms  ratio {pc / baseline:4.1f}x"
         )
+    printable(cg)
 
     n = args.n
     ref = None
@@ -117,6 +118,24 @@ def main() -> None:
         print(
             f"savage npc -n 1,000,000 -f jsonl        {t:7.2f} s   peak RSS {max(peak, before) / 1024:.0f} MiB"
         )
+
+
+def printable(cg: list[str]) -> None:
+    """Printable output: a PC sheet and 100 NPC cards as PDF (needs chargen[pdf])."""
+    import importlib.util
+    import tempfile
+
+    if importlib.util.find_spec("typst") is None:
+        print("pdf: skipped (pip install 'chargen[pdf]')")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        out = str(Path(tmp) / "out.pdf")
+        pc = timed([*cg, "matinee", "pc", "--seed", "1", "-f", "pdf", "-o", out], 5)
+        print(f"chargen matinee pc -f pdf               {pc * 1000:7.1f} ms")
+        cards = timed(
+            [*cg, "matinee", "npc", "-n", "100", "--seed", "1", "-f", "pdf", "-o", out], 3
+        )
+        print(f"chargen matinee npc -n 100 -f pdf       {cards:7.2f} s   (goal: a few seconds)")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from chargen.errors import ChargenError, ChoiceError, PipeClosed, TableError
 from chargen.systems import REGISTRY, available, load
 
 FORMATS = ("table", "json", "jsonl", "markdown")
+PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
 MAX_COUNT = 1_000_000
 SEED_LIMIT = 2**53
 _debug = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
@@ -84,7 +85,16 @@ def common_options(func: Callable) -> Callable:
             default=None,
             help="Integer seed: the same seed, options, tables and version give the same output.",
         ),
-        format_option,
+        click.option(
+            "-f",
+            "--format",
+            "fmt",
+            type=SlugChoice(FORMATS + PRINT_FORMATS),
+            default="table",
+            show_default=True,
+            help="table (sheet or roster), json (array), jsonl (one object per line), markdown;"
+            " html and pdf (printable sheets and NPC cards).",
+        ),
         click.option(
             "-o",
             "--output",
@@ -338,6 +348,15 @@ def run_generate(
         step.id if step is not None else None,
     )
     items = out.progress(items, count)
+    if fmt == "pdf":
+        from chargen import printable
+
+        if output in (None, "-") and sys.stdout.isatty():
+            raise ChargenError("a PDF is binary: write it with -o FILE, or pipe it")
+        data = printable.pdf(system, pack, items, count, step)
+        with out.destination(output) as stream:
+            out.write_bytes(data, stream)
+        return
     with out.destination(output) as stream:
         out.write(out.render(system, pack, items, fmt, count, step), stream)
 
@@ -372,6 +391,10 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs) -> 
     from chargen.dice import parse
     from chargen.seeds import draw_seed
 
+    if fmt in PRINT_FORMATS:
+        raise ChargenError(
+            f"-f {fmt} prints characters; a roll takes table, json, jsonl or markdown"
+        )
     parsed = [parse(e) for e in expressions]
     rng = random.Random(draw_seed() if seed is None else seed)
     rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)

@@ -128,10 +128,10 @@ class NamePicker:
         )
         if not both or not family:
             raise ChargenError(f"Faker locale '{locale}' has no person names to use")
-        self.given = {
-            "male": _Weighted(data.get(f"{prefix}_male") or both),
-            "female": _Weighted(data.get(f"{prefix}_female") or both),
-        }
+        male, female = gender_sorted(
+            data.get(f"{prefix}_male") or both, data.get(f"{prefix}_female") or both
+        )
+        self.given = {"male": _Weighted(male), "female": _Weighted(female)}
         self.family = {
             "male": _Weighted(data.get(f"{last}_male") or family),
             "female": _Weighted(data.get(f"{last}_female") or family),
@@ -482,3 +482,128 @@ def _assigned_names(stmt) -> list[str]:
     ):
         return [stmt.target.id]
     return []
+
+
+# -- names that agree with gender -------------------------------------------------
+
+
+def gender_sorted(male, female):
+    """Faker's male and female given names, each name on the side where it belongs.
+
+    Some locales list a name on both sides (sv_SE has Ali, Ahmed, Mohamed and Ibrahim
+    among its women). The rule: a name on both sides of a weighted list stays only
+    on the side where Faker weights it more (equal weights: both sides); in an
+    unweighted list both sides keep it (the locale lists it as a name of either
+    gender). When the two lists are the same object (a locale without gendered
+    lists), nothing changes.
+    """
+    if male is female or not isinstance(male, dict) or not isinstance(female, dict):
+        return male, female
+    shared = set(male) & set(female)
+    if not shared:
+        return male, female
+    to_male = {n for n in shared if male[n] > female[n]}
+    to_female = {n for n in shared if female[n] > male[n]}
+    return (
+        {n: w for n, w in male.items() if n not in to_female},
+        {n: w for n, w in female.items() if n not in to_male},
+    )
+
+
+# -- authored name tables ------------------------------------------------------------
+
+
+def _name_spec():
+    from chargen.tables import Spec
+
+    return Spec(
+        "settings",
+        {
+            "male": "list[str]!",
+            "female": "list[str]!",
+            "family": "list[str]",
+            "family_male": "list[str]",
+            "family_female": "list[str]",
+            "patronym": "dict[str]",
+            "byname": "list[str]",
+            "byname_male": "list[str]",
+            "byname_female": "list[str]",
+            "byname_chance": "num",
+            "family_first": "bool",
+        },
+        "Authored names: given names per gender, family names, a patronym or a byname rule.",
+    )
+
+
+NAME_SPEC = _name_spec()  # register it for a pattern: SPECS["namn_*"] = names.NAME_SPEC
+
+
+class TablePicker:
+    """Names from an authored name table (a settings file of `NAME_SPEC`).
+
+    given name + (family name | patronym) + (byname, with `byname_chance`), or
+    family first. A patronym is built from a father's name drawn from `male`:
+    `{ male = "{far}sson", female = "{far}sdotter" }`; an `s` right after `{far}`
+    is dropped when the father's name already ends in s (Lars -> Larsson).
+    """
+
+    def __init__(self, settings: dict) -> None:
+        self.given = {g: tuple(settings[g]) for g in ("male", "female")}
+        shared = tuple(settings.get("family") or ())
+        self.family = {g: tuple(settings.get(f"family_{g}") or shared) for g in ("male", "female")}
+        self.patronym = dict(settings.get("patronym") or {})
+        shared = tuple(settings.get("byname") or ())
+        self.byname = {g: tuple(settings.get(f"byname_{g}") or shared) for g in ("male", "female")}
+        self.byname_chance = float(settings.get("byname_chance", 1.0))
+        self.family_first = bool(settings.get("family_first", False))
+
+    def pick(self, rng, gender: str | None = None) -> tuple[str, str]:
+        """(full name, gender); the gender is drawn evenly when not given."""
+        if gender not in ("male", "female"):
+            gender = "female" if rng.random() < 0.5 else "male"
+        given = _one(rng, self.given[gender])
+        parts = [given]
+        if self.patronym.get(gender):
+            parts.append(_patronym(self.patronym[gender], _one(rng, self.given["male"])))
+        elif self.family[gender]:
+            parts.append(_one(rng, self.family[gender]))
+        if self.family_first and len(parts) == 2:
+            parts.reverse()
+        bynames = self.byname[gender]
+        if bynames and (self.byname_chance >= 1.0 or rng.random() < self.byname_chance):
+            parts.append(_one(rng, bynames))
+        return " ".join(parts), gender
+
+
+def _one(rng, items: tuple[str, ...]) -> str:
+    return items[int(rng.random() * len(items))]
+
+
+def _patronym(pattern: str, father: str) -> str:
+    if father.endswith("s"):
+        pattern = pattern.replace("{far}s", "{far}")
+    return pattern.replace("{far}", father)
+
+
+def table_picker(table) -> TablePicker:
+    """A picker for a loaded name table (build it once per batch)."""
+    return TablePicker(table.settings)
+
+
+def check_name_table(table) -> list[tuple[str, str]]:
+    """(key, message) faults the spec's types cannot see in a name table."""
+    out = []
+    s = table.settings
+    for key in ("male", "female", "family", "family_male", "family_female", "byname"):
+        if key in s and (not s[key] or not all(n.strip() for n in s[key])):
+            out.append((key, f"'{key}' must list at least one name, none of them empty"))
+    patronym = s.get("patronym")
+    if patronym is not None:
+        if set(patronym) != {"male", "female"}:
+            out.append(("patronym", 'patronym must be { male = "...", female = "..." }'))
+        elif not all("{far}" in v for v in patronym.values()):
+            out.append(("patronym", "each patronym pattern must contain {far}"))
+    chance = s.get("byname_chance")
+    if chance is not None and not 0 <= chance <= 1:
+        out.append(("byname_chance", f"byname_chance must be between 0 and 1, not {chance}"))
+    return out

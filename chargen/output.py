@@ -140,6 +140,10 @@ def render(system, tables, items: Iterable[dict], fmt: str, count: int, step=Non
         return json_array(items)
     if fmt == "jsonl":
         return jsonl(items)
+    if fmt == "html":
+        from chargen import printable
+
+        return iter([printable.html(system, tables, items, count, step)])
     markdown = fmt == "markdown"
     if step is not None:
         if count == 1:
@@ -214,5 +218,16 @@ def write(chunks: Iterable[str], out: TextIO) -> None:
         for chunk in chunks:
             write_chunk(chunk)
         out.flush()
+    except BrokenPipeError:
+        raise PipeClosed() from None
+
+
+def write_bytes(data: bytes, out) -> None:
+    """Write binary output (a PDF) to a text stream's buffer; a closed pipe as in `write`."""
+    try:
+        out.flush()
+        buffer = getattr(out, "buffer", out)
+        buffer.write(data)
+        buffer.flush()
     except BrokenPipeError:
         raise PipeClosed() from None

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from chargen import names
+from chargen.conditions import GENDERS, MISSING, PRONOUNS, Rule, entry_names, resolve_text
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed
-from chargen.tables import Spec, Table, Tables, builtin_root, pack_dir
+from chargen.tables import Pool, Spec, Table, Tables, builtin_root, pack_dir
 
 StepFunction = Callable[[dict, "Context"], None]
 
@@ -63,6 +64,9 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
+    # the fact this choice decides (see System.facts); "" means the option's key
+    # when that is a declared fact
+    fact: str = ""
 
     @property
     def key(self) -> str:
@@ -102,6 +106,16 @@ class System:
     # Optional: checks across fields and files that the specs cannot express, run by
     # `chargen tables check` and before a user's pack is used; returns the problems found.
     check: Callable[[Tables], list[Problem]] | None = None
+    # What table conditions (`when`/`unless`) may test, fact -> domain: a table name
+    # (its ids), a tuple of values, or None (open). `gender` is always a fact.
+    facts: dict[str, Any] = field(default_factory=dict)
+    # Pronouns for text placeholders, key (male form) -> (male, female); None: by language.
+    pronouns: dict[str, tuple[str, str]] | None = None
+    # Extra {word} placeholders that steps fill through ctx.text(value, word=...).
+    placeholders: tuple[str, ...] = ()
+
+    def pronoun_set(self) -> dict[str, tuple[str, str]]:
+        return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
 
     def label(self, key: str) -> str:
         return self.labels.get(key, key.replace("_", " ").capitalize())
@@ -127,7 +141,18 @@ class System:
             folder = pack_dir(root, self.id)
             if folder is not None:
                 dirs.append(folder)
-        return Tables(self.id, self.specs, self.effect_keys, dirs, self.check)
+        from chargen.printable import PRINT_SPEC, PRINT_TABLE
+
+        return Tables(
+            self.id,
+            {PRINT_TABLE: PRINT_SPEC, **self.specs},
+            self.effect_keys,
+            dirs,
+            self.check,
+            facts=self.facts,
+            pronouns=self.pronoun_set(),
+            placeholders=self.placeholders,
+        )
 
 
 _FOLD = str.maketrans({"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th", "ł": "l"})
@@ -159,7 +184,11 @@ def match_choice(table: Table, value: str) -> str | None:
 class Context:
     """What a step works with: the character's random stream, the tables, the options.
 
-    One Context serves a whole batch; `start` readies it for each character.
+    One Context serves a whole batch; `start` readies it for each character. Per
+    character it keeps the facts decided so far (`facts`), the names (ids and tags)
+    of the rows drawn (`drawn`), what they exclude (`banned`) and the rows themselves
+    (`drawn_rows`, `(table name, entry)` pairs), so that every draw through the
+    context takes only rows whose conditions hold (see chargen/conditions.py).
     """
 
     def __init__(
@@ -184,11 +213,24 @@ class Context:
         self.rng = random.Random(batch_seed)
         self.seed, self.index, self.step = batch_seed, 0, ""
         self.historik: list[dict] = []
+        self.facts: dict[str, Any] = {}
+        self.drawn: set[str] = set()
+        self.banned: set[str] = set()
+        self.drawn_rows: list[tuple[str, dict]] = []
+        self._pronouns = system.pronoun_set()
+        self._pools: dict[Any, Pool] = {}
+        self._rules: dict[int, Rule | None] = {}
+        self._option_facts: dict[str, str | None] = {}
+        self._steering: Steering | None = None
 
     def start(self, seed: int, index: int) -> None:
         self.rng.seed(seed)
         self.seed, self.index = seed, index
         self.historik = []
+        self.facts = {}
+        self.drawn = set()
+        self.banned = set()
+        self.drawn_rows = []
 
     # -- tables ------------------------------------------------------------
     def table(self, name: str) -> Table:
@@ -205,6 +247,201 @@ class Context:
         value = self.options.get(name.replace("-", "_"))
         return default if value is None or value == () else value
 
+    # -- facts -------------------------------------------------------------
+    def set_fact(self, name: str, value: Any) -> None:
+        """Decide a fact of this character (one the system declares, or `gender`)."""
+        if name != "gender" and name not in self.system.facts:
+            declared = ", ".join(["gender", *sorted(self.system.facts)])
+            raise ChargenError(f"{self.system.id} declares no fact '{name}' (facts: {declared})")
+        if name == "gender" and value not in GENDERS:
+            raise ChargenError(f"gender must be male or female, not {value!r}")
+        self.facts[name] = value
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        return self.facts.get(name, default)
+
+    def gender(self) -> str:
+        """The character's gender: decided on first need (evenly, or as pinned choices need)."""
+        gender = self.facts.get("gender")
+        if gender is None:
+            open_ = self.open_values("gender", GENDERS)
+            if len(open_) == 1:
+                gender = open_[0]
+            else:  # both open (or neither: the draw that cannot be made reports it)
+                gender = "female" if self.rng.random() < 0.5 else "male"
+            self.facts["gender"] = gender
+        return gender
+
+    def steering(self) -> Steering:
+        """The pinned choices of this batch (built once; exit 2 when they cannot hold)."""
+        if self._steering is None:
+            self._steering = Steering(self)
+        return self._steering
+
+    @property
+    def pinned(self) -> list[Pin]:
+        """The entries the options pin, for a system's own steering of numbers."""
+        return self.steering().pins
+
+    def open_values(self, fact: str, values) -> list:
+        """Of these candidate values of `fact`, those under which every pinned choice can hold."""
+        steering = self.steering()
+        if not steering.pins or fact not in steering.relevant:
+            return list(values)
+        return [v for v in values if steering.satisfiable({**self.facts, fact: v})]
+
+    # -- conditions --------------------------------------------------------
+    def _rule(self, entry: dict) -> Rule | None:
+        key = id(entry)
+        try:
+            return self._rules[key]
+        except KeyError:
+            rule = Rule(entry) if any(k in entry for k in _CONDITION_KEYS) else None
+            self._rules[key] = rule
+            return rule
+
+    def fits(self, entry: dict) -> bool:
+        """Whether this entry may be drawn now: its conditions hold, nothing excludes it."""
+        rule = self._rule(entry)
+        if rule is not None and "gender" in rule.facts:
+            self.gender()
+        return self._fits(rule, entry_names(entry) if self.banned or self._pin_bans() else None)
+
+    def _pin_bans(self) -> frozenset:
+        steering = self._steering if self._steering is not None else self.steering()
+        return steering.banned
+
+    def _fits(self, rule: Rule | None, names: frozenset | None, pinned: bool = False) -> bool:
+        if rule is not None:
+            facts = self.facts
+            for key, values in rule.when:
+                if facts.get(key, MISSING) not in values:
+                    return False
+            for key, values in rule.unless:
+                if facts.get(key, MISSING) in values:
+                    return False
+            if rule.requires and not rule.requires <= self.drawn:
+                return False
+            if rule.excludes:
+                if not rule.excludes.isdisjoint(self.drawn):
+                    return False
+                if not pinned and not rule.excludes.isdisjoint(self.steering().reserved):
+                    return False
+        if names:
+            if self.banned and not names.isdisjoint(self.banned):
+                return False
+            if not pinned and not names.isdisjoint(self._pin_bans()):
+                return False
+        return True
+
+    def _fitting(self, tab: Table, among: list[dict] | None = None) -> list[dict]:
+        compiled = tab.compiled
+        if "gender" in compiled.facts and "gender" not in self.facts:
+            self.gender()
+        bans = self.banned or self._pin_bans()
+        if among is None:
+            return [
+                e
+                for e, r, n in zip(tab.entries, compiled.rules, compiled.names, strict=True)
+                if self._fits(r, n if bans else None)
+            ]
+        out = []
+        for entry in among:
+            index = compiled.index.get(id(entry))
+            if index is None:
+                rule, names = self._rule(entry), entry_names(entry)
+                if rule is not None and "gender" in rule.facts:
+                    self.gender()
+            else:
+                rule, names = compiled.rules[index], compiled.names[index]
+            if self._fits(rule, names if bans else None):
+                out.append(entry)
+        return out
+
+    def pool(self, table: str | Table, among: list[dict] | None = None) -> Pool:
+        """The rows of a table that may be drawn now, as a `Pool` for weighted picks.
+
+        Free tables give their own pool; a table whose rows depend on facts alone
+        gives a pool memoised per batch by the values of those facts.
+        """
+        tab = table if isinstance(table, Table) else self.tables[table]
+        if among is not None:
+            return Pool(self._fitting(tab, among))
+        compiled = tab.compiled
+        if self.banned:
+            return Pool(self._fitting(tab))
+        if not compiled.conditioned and not self._pin_bans():
+            return tab._pool
+        if compiled.plain:
+            if "gender" in compiled.facts and "gender" not in self.facts:
+                self.gender()
+            key = (tab.name, *[self.facts.get(f, MISSING) for f in compiled.facts])
+            pool = self._pools.get(key)
+            if pool is None:
+                pool = self._pools[key] = Pool(self._fitting(tab))
+            return pool
+        return Pool(self._fitting(tab))
+
+    def _none_fit(self, tab: Table, what: str = "") -> ChargenError:
+        facts = ", ".join(f"{k}={v}" for k, v in self.facts.items()) or "no facts set"
+        return ChargenError(
+            f"no {what or 'row'} of {tab.name} ({tab.path}) fits this character ({facts})"
+        )
+
+    def note(self, entry: dict, table: str | Table | None = None) -> None:
+        """Record an entry drawn for this character: its id and tags count for
+        `requires`/`excludes`, and the sweep tests check its conditions."""
+        rule = self._rule(entry)
+        self.drawn.update(entry_names(entry))
+        if rule is not None and rule.excludes:
+            self.banned.update(rule.excludes)
+        name = table.name if isinstance(table, Table) else table or ""
+        self.drawn_rows.append((name, entry))
+
+    def pick(self, table: str, among: list[dict] | None = None) -> dict:
+        """One weighted random row that fits (noted)."""
+        tab = self.tables[table]
+        pool = self.pool(tab, among)
+        if not pool:
+            raise self._none_fit(tab)
+        entry = pool.pick(self.rng)
+        self.note(entry, tab)
+        return entry
+
+    def draw(
+        self, table: str, count: int, among: list[dict] | None = None, exclude: tuple = ()
+    ) -> list[dict]:
+        """`count` different rows that fit, by weight; each is checked beside the ones
+        drawn before it (noted)."""
+        tab = self.tables[table]
+        return self._draw(tab, count, list(tab.entries if among is None else among), exclude)
+
+    def _draw(self, tab: Table, count: int, pool: list[dict], exclude: tuple = ()) -> list[dict]:
+        if exclude:
+            pool = [e for e in pool if e.get("id") not in exclude and e not in exclude]
+        drawn: list[dict] = []
+        for _ in range(count):
+            fitting = self._fitting(tab, [e for e in pool if not any(e is d for d in drawn)])
+            if not fitting:
+                raise ChargenError(
+                    f"table {tab.name} ({tab.path}) has {len(drawn)} entries that fit "
+                    f"this character to draw from, not the {count} asked for"
+                )
+            entry = Pool(fitting).pick(self.rng)
+            self.note(entry, tab)
+            drawn.append(entry)
+        return drawn
+
+    # -- text --------------------------------------------------------------
+    def text(self, value: Any, **extra: Any) -> Any:
+        """Text for the reader: {male, female} by the character's gender, placeholders
+        ({han/hon}, {han}, declared words from `extra`) filled."""
+        if isinstance(value, str) and "{" not in value and "}" not in value:
+            return value
+        if not isinstance(value, str | dict):
+            return value
+        return resolve_text(value, self.gender(), self._pronouns, extra)
+
     # -- randomness --------------------------------------------------------
     def roll(self, expression: str, why: str = "") -> Roll:
         """Roll a dice expression and record it in the historik."""
@@ -218,25 +455,54 @@ class Context:
         return result
 
     def roll_table(self, name: str, why: str = "") -> list[dict]:
-        """Roll on a table and on every table its row refers to; each row is recorded."""
+        """Roll on a table and on every table its row refers to; each row is recorded.
+
+        Only rows that fit are taken: on a die table a row that does not fit is
+        rolled again (the historik shows it, `rerolled`)."""
         rows = []
         pending = [name]
         while pending and len(rows) < 50:
             table = self.tables[pending.pop(0)]
-            value, entry = table.roll(self.rng)
+            value, entry = self._roll_fitting(table, why)
             event: dict[str, Any] = {"table": table.name}
             if value is not None:
                 event["roll"] = value
-            event["result"] = entry.get("result") or entry.get("name") or entry.get("id")
+            event["result"] = self._label(entry)
             if "effects" in entry:
                 event["effects"] = entry["effects"]
             if why:
                 event["for"] = why
             self.log(**event)
             rows.append(entry)
+            self.note(entry, table)
             ref = entry.get("ref")
             pending += [ref] if isinstance(ref, str) else list(ref or [])
         return rows
+
+    def _label(self, entry: dict) -> Any:
+        return self.text(entry.get("result") or entry.get("name") or entry.get("id"))
+
+    def _roll_fitting(self, table: Table, why: str) -> tuple[int | None, dict]:
+        if not table.compiled.conditioned and not self.banned and not self._pin_bans():
+            return table.roll(self.rng)
+        if table.die is None:
+            pool = self.pool(table)
+            if not pool:
+                raise self._none_fit(table)
+            return None, pool.pick(self.rng)
+        fitting = {id(e) for e in self._fitting(table)}
+        if not fitting:
+            raise self._none_fit(table)
+        for _ in range(10_000):
+            value, entry = table.roll(self.rng)
+            if id(entry) in fitting:
+                return value, entry
+            event: dict[str, Any] = {"table": table.name, "roll": value}
+            event.update(result=self._label(entry), rerolled=True)
+            if why:
+                event["for"] = why
+            self.log(**event)
+        raise self._none_fit(table)  # pragma: no cover - a fitting row is never that rare
 
     def log(self, **event: Any) -> None:
         """Add one event to the character's historik (player characters only: NPCs
@@ -245,38 +511,114 @@ class Context:
             self.historik.append({"step": self.step, **event})
 
     # -- choices -----------------------------------------------------------
+    def _fact_for(self, option: str, table: str) -> str | None:
+        key = option.replace("-", "_")
+        cached = self._option_facts.get(f"{key}\0{table}", MISSING)
+        if cached is not MISSING:
+            return cached
+        fact = None
+        for opt in self.system.options(self.kind):
+            if opt.key == key and opt.fact:
+                fact = opt.fact
+        multiple = any(o.key == key and o.multiple for o in self.system.options(self.kind))
+        if fact is None and key in self.system.facts and not multiple:
+            fact = key
+        if fact is None and not multiple:
+            by_table = [f for f, d in self.system.facts.items() if d == table]
+            fact = by_table[0] if len(by_table) == 1 else None
+        self._option_facts[f"{key}\0{table}"] = fact
+        return fact
+
+    def _unfit(self, tab: Table, entry: dict) -> str:
+        """Why a chosen entry cannot be taken beside what this character already is ('' if it can)."""
+        rule = self._rule(entry)
+        if rule is not None and "gender" in rule.facts:
+            self.gender()
+        if self._fits(rule, entry_names(entry), pinned=True):
+            return ""
+        if rule is not None:
+            for key, values in rule.when:
+                have = self.facts.get(key, MISSING)
+                if have not in values:
+                    shown = "not yet decided" if have is MISSING else f"is {have}"
+                    return f"it needs {key} {_either(values)}, and {key} {shown}"
+            for key, values in rule.unless:
+                if self.facts.get(key, MISSING) in values:
+                    return f"it cannot be taken with {key} {self.facts[key]}"
+            missing = rule.requires - self.drawn
+            if missing:
+                return f"it requires {', '.join(sorted(missing))}"
+            clash = rule.excludes & self.drawn
+            if clash:
+                return f"it excludes {', '.join(sorted(clash))}, which this character has"
+        clash = entry_names(entry) & self.banned
+        return f"something this character has excludes {', '.join(sorted(clash))}"
+
     def choose(
         self,
         option: str,
         table: str,
         allowed: list[dict] | None = None,
         why: str | Callable[[dict], str] = "",
+        fact: str | None = None,
     ) -> dict:
         """The player's choice from a definitions table.
 
         The option's value when given (an unknown id, or one outside `allowed`,
-        is a ChoiceError naming the valid ones and `why`), else the interactive
-        prompt's answer, else a weighted random pick among `allowed`.
+        is a ChoiceError naming the valid ones and `why`; one whose conditions do
+        not hold names the reason), else the interactive prompt's answer, else a
+        weighted random pick among the rows of `allowed` that fit, steered so that
+        the choices pinned by options can still hold. The entry's id becomes the
+        fact the choice decides (`fact`, else the option's declared fact).
         """
         tab = self.tables[table]
+        fact = fact or self._fact_for(option, table)
         pool = list(tab.entries) if allowed is None else list(allowed)
         wanted = self.options.get(option.replace("-", "_"))
         if isinstance(wanted, list | tuple):
             wanted = wanted[0] if wanted else None
         if wanted is not None:
             entry = self._validated(option, tab, wanted, pool, why)
+            reason = self._unfit(tab, entry)
+            if reason:
+                valid = [e["id"] for e in self._fitting(tab, pool)]
+                raise ChoiceError(option, wanted, valid, f"{self._name(entry)}: {reason}")
             how = "option"
-        elif self.prompter is not None and len(pool) > 1:
-            entry = self.prompter.choose(option, tab, pool, self.rng)
-            self.options[option.replace("-", "_")] = entry["id"]  # the whole batch takes the answer
-            how = "prompt"
         else:
-            if not pool:
-                raise ChargenError(f"no {option} is open here ({table} has none that fit)")
-            entry = tab.pick(self.rng, None if allowed is None else pool)
-            how = "random"
-        self.log(choice=option, id=entry["id"], name=entry.get("name", entry["id"]), by=how)
+            free = allowed is None and not tab.compiled.conditioned and not self.banned
+            if free and not self._pin_bans() and not (fact and self._steers(fact)):
+                fitting = pool
+            else:
+                fitting = self._fitting(tab, pool)
+                if fact and self._steers(fact):
+                    ids = set(self.open_values(fact, [e["id"] for e in fitting]))
+                    fitting = [e for e in fitting if e["id"] in ids]
+            if self.prompter is not None and len(fitting) > 1:
+                entry = self.prompter.choose(option, tab, fitting, self.rng)
+                self.options[option.replace("-", "_")] = entry["id"]  # the batch takes it
+                how = "prompt"
+            else:
+                if not fitting:
+                    if pool and self.steering().pins:
+                        raise ChargenError(
+                            f"no {option} fits this character beside "
+                            f"{self.steering().given()} ({table} has none that fit)"
+                        )
+                    raise ChargenError(f"no {option} is open here ({table} has none that fit)")
+                entry = tab.pick(self.rng) if fitting is pool and free else _pick(self.rng, fitting)
+                how = "random"
+        if fact:
+            self.facts[fact] = entry["id"]
+        self.note(entry, tab)
+        self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
         return entry
+
+    def _steers(self, fact: str) -> bool:
+        steering = self.steering()
+        return bool(steering.pins) and fact in steering.relevant
+
+    def _name(self, entry: dict) -> Any:
+        return self.text(entry.get("name", entry["id"]))
 
     def choose_many(
         self,
@@ -290,7 +632,8 @@ class Context:
         """Several different choices (a repeatable option), or `count` random ones.
 
         `span` is how many a player may choose at the prompt (default exactly `count`;
-        an empty answer takes `count` random ones).
+        an empty answer takes `count` random ones). Random ones fit, each beside the
+        others.
         """
         tab = self.tables[table]
         pool = list(tab.entries) if allowed is None else list(allowed)
@@ -302,16 +645,26 @@ class Context:
             ids = [e["id"] for e in chosen]
             if len(set(ids)) != len(ids):
                 raise ChargenError(f"--{option} names the same {option} twice: {', '.join(ids)}")
+            for entry, value in zip(chosen, wanted, strict=True):
+                reason = self._unfit(tab, entry)
+                if reason:
+                    valid = [e["id"] for e in self._fitting(tab, pool)]
+                    raise ChoiceError(option, value, valid, f"{self._name(entry)}: {reason}")
+                self.note(entry, tab)
             how = "option"
         elif self.prompter is not None:
-            chosen = self.prompter.choose_many(option, tab, pool, count, self.rng, span)
+            chosen = self.prompter.choose_many(
+                option, tab, self._fitting(tab, pool), count, self.rng, span
+            )
             self.options[option.replace("-", "_")] = [e["id"] for e in chosen]
+            for entry in chosen:
+                self.note(entry, tab)
             how = "prompt"
         else:
-            chosen = tab.draw(self.rng, count, among=pool)
+            chosen = self._draw(tab, count, pool)
             how = "random"
         for entry in chosen:
-            self.log(choice=option, id=entry["id"], name=entry.get("name", entry["id"]), by=how)
+            self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
         return chosen
 
     def _validated(self, option: str, tab: Table, wanted: str, pool: list[dict], why) -> dict:
@@ -334,9 +687,173 @@ class Context:
         family_first: bool = False,
         latin: bool = False,
     ) -> tuple[str, str]:
-        """(name, gender) from Faker's data for the locale (`--locale` overrides it)."""
+        """(name, gender) from Faker's data for the locale (`--locale` overrides it).
+
+        The gender is the character's (`gender()`) unless one is given."""
         chosen = self.locale or locale or self.system.locale
+        if gender not in GENDERS:
+            gender = self.gender()
         return names.picker(chosen, latin).pick(self.rng, gender, family_first)
+
+    def authored_name(self, table: str, gender: str | None = None) -> tuple[str, str]:
+        """(name, gender) from an authored name table (`names.NAME_SPEC`)."""
+        if gender not in GENDERS:
+            gender = self.gender()
+        key = ("authored_name", table)
+        picker = self.cache.get(key)
+        if picker is None:
+            picker = self.cache[key] = names.table_picker(self.tables[table])
+        return picker.pick(self.rng, gender)
+
+
+_CONDITION_KEYS = ("when", "unless", "requires", "excludes")
+
+
+def _either(values) -> str:
+    items = sorted(map(str, values))
+    return items[0] if len(items) == 1 else "to be " + " or ".join(items)
+
+
+def _pick(rng, entries: list[dict]) -> dict:
+    return Pool(entries).pick(rng)
+
+
+@dataclass(frozen=True)
+class Pin:
+    """An entry a command-line option fixes before the procedure runs."""
+
+    option: Option
+    table: Table
+    entry: dict
+    rule: Rule | None
+    fact: str | None
+
+    def label(self) -> str:
+        return f"--{self.option.name} {self.entry['id']}"
+
+
+class Steering:
+    """The choices pinned by options, and the search that keeps them possible.
+
+    A fact draw keeps a value only if some assignment of the facts still unset
+    satisfies the `when`/`unless` of every pinned entry together with those of the
+    domain entries of the facts involved (an arketyp open to one corporation).
+    Exclusions of pinned entries are kept out of every random draw.
+    """
+
+    def __init__(self, ctx: Context, pins: list[Pin] | None = None, check: bool = True) -> None:
+        self.ctx = ctx
+        self.pins = self._collect(ctx) if pins is None else pins
+        self.fixed: dict[str, Any] = {p.fact: p.entry["id"] for p in self.pins if p.fact}
+        self.reserved = frozenset().union(*(entry_names(p.entry) for p in self.pins))
+        self.banned = frozenset().union(*(p.rule.excludes for p in self.pins if p.rule))
+        self.rules = [p.rule for p in self.pins if p.rule and (p.rule.when or p.rule.unless)]
+        self.domains: dict[str, tuple | None] = {}
+        self.domain_rules: dict[str, dict[Any, Rule]] = {}
+        frontier = [f for r in self.rules for f in r.facts] + list(self.fixed)
+        self.relevant: list[str] = []
+        while frontier:
+            fact = frontier.pop(0)
+            if fact in self.relevant:
+                continue
+            self.relevant.append(fact)
+            self.domains[fact], self.domain_rules[fact] = self._domain(fact)
+            for rule in self.domain_rules[fact].values():
+                frontier += rule.facts
+        self._memo: dict[tuple, bool] = {}
+        if check and self.pins:
+            self._check()
+
+    def _collect(self, ctx: Context) -> list[Pin]:
+        pins = []
+        for opt in ctx.system.options(ctx.kind):
+            value = ctx.options.get(opt.key)
+            if not opt.table or value is None or value == () or value == []:
+                continue
+            tab = ctx.tables[opt.table]
+            for item in value if isinstance(value, list | tuple) else [value]:
+                slug = normalize(item)
+                if slug not in tab:
+                    raise ChoiceError(opt.name, item, list(tab.ids))
+                entry = tab.get(slug)
+                fact = ctx._fact_for(opt.name, opt.table)
+                pins.append(
+                    Pin(opt, tab, entry, tab.compiled.rules[tab.compiled.index[id(entry)]], fact)
+                )
+        return pins
+
+    def _domain(self, fact: str) -> tuple[tuple | None, dict[Any, Rule]]:
+        if fact == "gender":
+            return GENDERS, {}
+        domain = self.ctx.system.facts.get(fact)
+        if isinstance(domain, str):
+            tab = self.ctx.tables[domain]
+            rules = {
+                e["id"]: r
+                for e, r in zip(tab.entries, tab.compiled.rules, strict=True)
+                if r is not None and (r.when or r.unless)
+            }
+            return tuple(tab.ids), rules
+        return (tuple(domain) if domain is not None else None), {}
+
+    def given(self) -> str:
+        return ", ".join(p.label() for p in self.pins)
+
+    def satisfiable(self, facts: dict) -> bool:
+        assigned = {f: facts[f] for f in self.relevant if f in facts}
+        for fact, value in self.fixed.items():
+            if assigned.setdefault(fact, value) != value:
+                return False
+        key = tuple(sorted(assigned.items(), key=lambda kv: kv[0]))
+        known = self._memo.get(key)
+        if known is None:
+            known = self._memo[key] = self._search(assigned)
+        return known
+
+    def _search(self, assigned: dict) -> bool:
+        for rule in self.rules:
+            if not rule.possible(assigned):
+                return False
+        for fact, value in assigned.items():
+            rule = self.domain_rules.get(fact, {}).get(value)
+            if rule is not None and not rule.possible(assigned):
+                return False
+        for fact in self.relevant:
+            if fact not in assigned and self.domains.get(fact) is not None:
+                return any(self._search({**assigned, fact: value}) for value in self.domains[fact])
+        return True
+
+    def _check(self) -> None:
+        """Exit 2 before the first character when the pinned choices cannot hold together."""
+        for i, p in enumerate(self.pins):
+            for q in self.pins[i + 1 :]:
+                for a, b in ((p, q), (q, p)):
+                    if a.rule and a.rule.excludes & entry_names(b.entry):
+                        clash = ", ".join(sorted(a.rule.excludes & entry_names(b.entry)))
+                        raise ChargenError(
+                            f"{a.label()} rules out {b.label()} ({a.entry['id']} excludes {clash})"
+                        )
+        if self.satisfiable({}):
+            return
+        for p in self.pins:
+            if not Steering(self.ctx, [p], check=False).satisfiable({}):
+                raise ChargenError(f"{p.label()}: no character can have it ({self._why(p)})")
+        for i, p in enumerate(self.pins):
+            for q in self.pins[i + 1 :]:
+                if not Steering(self.ctx, [p, q], check=False).satisfiable({}):
+                    if q.rule and p.fact and p.fact in q.rule.facts:
+                        p, q = q, p
+                    reasons = "; ".join(x for x in (self._why(p), self._why(q)) if x)
+                    raise ChargenError(f"{p.label()} rules out {q.label()} ({reasons})")
+        raise ChargenError(f"the choices {self.given()} cannot all hold for one character")
+
+    def _why(self, pin: Pin) -> str:
+        text = pin.rule.describe() if pin.rule else ""
+        if pin.fact:
+            rule = self.domain_rules.get(pin.fact, {}).get(pin.entry["id"])
+            if rule is not None and rule is not pin.rule:
+                text = ", ".join(t for t in (text, rule.describe()) if t)
+        return f"{pin.option.name} {pin.entry['id']}: {text}" if text else ""
 
 
 def make_character(ctx: Context, steps: list[Step], fields: tuple[str, ...] | None = None) -> dict:
@@ -371,9 +888,16 @@ def generate(
     locale: str | None = None,
     prompter: Any = None,
     step: str | None = None,
+    trace: Callable[[dict, Context], None] | None = None,
 ) -> Iterator[dict]:
-    """Characters one at a time: a PC, an NPC, or (with `step`) one step's part of a PC."""
+    """Characters one at a time: a PC, an NPC, or (with `step`) one step's part of a PC.
+
+    Choices that no character can satisfy together are a ChargenError before the
+    first one. `trace(character, ctx)` (for tests) sees each character with the
+    context that made it, before the next one starts.
+    """
     ctx = Context(system, tables, kind, options, count, batch_seed, locale, prompter)
+    ctx.steering()
     if step is not None:
         target = system.step(step)
         steps = system.pc[: system.pc.index(target) + 1]
@@ -383,4 +907,7 @@ def generate(
         fields = None
     for index in range(count):
         ctx.start(character_seed(batch_seed, index), index)
-        yield make_character(ctx, steps, fields)
+        char = make_character(ctx, steps, fields)
+        if trace is not None:
+            trace(char, ctx)
+        yield char

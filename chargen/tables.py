@@ -27,6 +27,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from chargen import conditions
 from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
 
@@ -39,15 +40,20 @@ KINDS = ("roll", "definitions", "settings")
 # Keys any entry may carry; anything else must be declared by the table's Spec.
 COMMON_KEYS = {
     "id": "str",
-    "name": "str",
+    "name": "text",
     "roll": "any",
     "weight": "num",
-    "result": "str",
-    "description": "str",
+    "result": "text",
+    "description": "text",
     "effects": "effects",
     "ref": "table",
     "source": "str",
     "tags": "list[str]",
+    # conditions (chargen/conditions.py checks their shape and values)
+    "when": "any",
+    "unless": "any",
+    "requires": "any",
+    "excludes": "any",
 }
 TOP_KEYS = {"die", "description", "source", "entries"}
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
@@ -134,6 +140,8 @@ class Table:
                 for value in entry_values(entry, self.die):
                     self._by_value[value] = entry
         self._pool = Pool(self.entries)
+        self.compiled = conditions.Compiled(self.entries)
+        self.conditioned = self.compiled.conditioned
 
     def __repr__(self) -> str:
         return f"<Table {self.name} ({self.kind}, {len(self.entries)} entries)>"
@@ -271,8 +279,13 @@ class Tables:
         effect_keys: frozenset[str] | set[str],
         dirs: list[Path],
         consistency: Callable[[Tables], list[Problem]] | None = None,
+        facts: dict[str, Any] | None = None,
+        pronouns: dict[str, tuple[str, str]] | None = None,
+        placeholders: tuple[str, ...] = (),
     ) -> None:
         self.system, self.specs, self.effect_keys = system, specs, frozenset(effect_keys)
+        # the system's facts and their domains (None: the linter knows no facts)
+        self.facts, self.pronouns, self.placeholders = facts, pronouns or {}, placeholders
         self.consistency = consistency  # the system's own checks across fields and files
         self.dirs = dirs
         self.files: dict[str, Path] = {}
@@ -322,6 +335,8 @@ class Tables:
         for table in tables.values():
             problems += _check_references(table, self, tables)
         problems += _check_cycles(tables)
+        problems += conditions.check_pack(self, tables)
+        problems += _check_name_tables(tables)
         problems += _check_required_tables(self)
         if not problems and self.consistency is not None:
             problems += self.consistency(self)
@@ -349,6 +364,8 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
             Problem(where, 0, f"'{name}' matches no known {pack.system} table (known: {known})")
         ]
     problems = _check_shape(data, spec, pack.effect_keys, where, text)
+    if not problems:
+        problems = _check_conditions(data, spec, pack, where, text)
     if problems:
         return None, problems
     return Table(name, path, spec, data, text), []
@@ -480,6 +497,19 @@ def _check_shape(
     return out
 
 
+def _check_conditions(data: dict, spec: Spec, pack: Tables, where: str, text: str) -> list[Problem]:
+    """The condition keys and text placeholders of every entry (see chargen/conditions.py)."""
+    if spec.kind == "settings":
+        return []
+    allowed = {**COMMON_KEYS, **spec.fields}
+    text_keys = {k for k, kind in allowed.items() if kind.rstrip("!") == "text"}
+    out = []
+    for i, entry in enumerate(data.get("entries") or ()):
+        for key, message in conditions.entry_faults(entry, text_keys, pack):
+            out.append(Problem(where, key_line(text, key, i), message))
+    return out
+
+
 def _cover(entry: dict, i: int, die: Dice, covered: dict[int, int], fault) -> None:
     try:
         low, high = parse_range(entry["roll"])
@@ -558,6 +588,10 @@ def _type_error(value: Any, kind: str) -> str | None:
     if kind == "str":
         ok = isinstance(value, str) and value.strip() and len(value) <= MAX_TEXT
         return None if ok else _noun(kind)
+    if kind == "text":  # non-empty text, or { male = "...", female = "..." } of it
+        sides = list(value.values()) if conditions.is_gendered(value) else [value]
+        ok = all(isinstance(v, str) and v.strip() and len(v) <= MAX_TEXT for v in sides)
+        return None if ok else _noun(kind)
     if kind in ("table",) or kind.startswith("id:"):
         return None if isinstance(value, str) and value else _noun(kind)
     if kind.startswith("one:"):
@@ -608,6 +642,7 @@ def _noun(kind: str) -> str:
         return "one of " + ", ".join(kind[4:].split("|"))
     return {
         "str": f"a non-empty text (at most {MAX_TEXT:,} characters)",
+        "text": 'a non-empty text, or { male = "...", female = "..." } of it',
         "table": "the name of a table",
         "int": "a whole number",
         "num": "a finite number",
@@ -685,6 +720,18 @@ def _check_references(table: Table, pack: Tables, tables: dict[str, Table]) -> l
                         f"'{key}': '{target}' is not an id in {other} (valid: {valid})",
                     )
                 )
+    return out
+
+
+def _check_name_tables(tables: dict[str, Table]) -> list[Problem]:
+    """Authored name tables (names.NAME_SPEC): what their types cannot say."""
+    from chargen import names
+
+    out = []
+    for table in tables.values():
+        if table.spec == names.NAME_SPEC:
+            for key, message in names.check_name_table(table):
+                out.append(Problem(str(table.path), key_line(table.text, key), message))
     return out
 
 

@@ -38,3 +38,12 @@ $c savage pc --seed 1 -f json > savage_pc_seed1.json
 $c savage npc -n 8 --seed 2 > savage_npc_roster.txt
 $c savage npc --template katona -n 6 --squad --seed 3 > savage_npc_squad_katona.txt
 $c savage npc --template troll --wild-card --seed 4 -f markdown > savage_npc_troll_wild_card.md
+
+# printable sheets and NPC cards (pip install 'chargen[pdf]' for PDF)
+mkdir -p print
+for s in matinee spelsystemet karma lef savage; do
+  $c $s pc --seed 1 -f pdf -o print/${s}_pc_seed1.pdf
+done
+$c matinee npc --template namnlos -n 24 --seed 5 -f pdf -o print/matinee_namnlosa_24_cards.pdf
+$c savage npc --template katona -n 6 --squad --seed 3 -f pdf -o print/savage_squad_card.pdf
+$c lef pc --seed 1 -f html -o print/lef_pc_seed1.html

@@ -44,7 +44,10 @@ def _code_shipping_pack(tmp_path: Path, marker: Path) -> Path:
     )
     locale = f"/proc/self/cwd/{code}"
     return pack_with(
-        tmp_path, "lef", "hjemstater", lambda t: t.replace('"de_DE"', json.dumps(locale), 1)
+        tmp_path,
+        "lef",
+        "hjemstater",
+        lambda t: t.replace('navne = "navne_algundur"', f"locale = {json.dumps(locale)}", 1),
     )
 
 

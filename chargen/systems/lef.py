@@ -23,6 +23,7 @@ from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.names import picker
 from chargen.procedure import Context, Option, Section, Step, System
+from chargen.seeds import character_seed
 from chargen.tables import Pool, Spec, Table, Tables, key_line
 
 TALENTER = ("fysik", "karisma", "sanse", "sind", "snilde", "styrke")
@@ -30,6 +31,15 @@ KUNDSKABER = ("bioalkymi", "feltkunst", "kultur", "mytologi", "okkultisme", "tek
 EVNER = TALENTER + KUNDSKABER
 TILSTANDE = ("helbred", "kraft", "psyke", "liv", "udbytte", "sjael")
 GENDER = {"male": "mand", "female": "kvinde"}
+# Each tilstand's loft, as the document compounds it ("helbredsloft", "livloftet").
+LOFT = {
+    "helbred": "helbredsloft",
+    "kraft": "kraftloft",
+    "psyke": "psykeloft",
+    "liv": "livloft",
+    "udbytte": "udbytteloft",
+    "sjael": "sjæleloft",
+}
 
 SPECS = {
     "regler": Spec(
@@ -64,6 +74,8 @@ SPECS = {
         "definitions",
         fields={
             "overskrift": "str!",
+            "rettet_overskrift": "str",
+            "unless": "dict[any]",  # until the engine's conditions (issue 10) read it
             "loftbonus": "dict[int]",
             "fokus": "list[id:tilstande]",
             "stjerner": "dict[int]",
@@ -89,7 +101,15 @@ SPECS = {
     "startudstyr": Spec("definitions", fields={"grej": "list[id:grej]!", "penge": "dice!"}),
     "hjemstater": Spec("definitions", fields={"locale": "locale", "navne": "table"}),
     "navne_*": Spec(
-        "settings", fields={"mand": "list[str]!", "kvinde": "list[str]!", "slaegt": "list[str]!"}
+        "settings",
+        fields={
+            "male": "list[str]!",
+            "female": "list[str]!",
+            "family": "list[str]",
+            "patronym": "dict[str]",
+            "byname": "list[str]",
+            "byname_chance": "num",
+        },
     ),
     "skabeloner": Spec(
         "definitions",
@@ -103,6 +123,7 @@ SPECS = {
             "ekspertiser": "list[id:ekspertiser]",
             "grej": "list[id:grej]",
             "penge": "dice",
+            "kendetegn": "list[str]",
         },
     ),
 }
@@ -142,6 +163,7 @@ LABELS = {
     "grej": "Grej",
     "penge": "Penge",
     "forbedringer": "Forbedringer",
+    "skabelon": "Skabelon",
 }
 
 
@@ -224,28 +246,65 @@ def _evner(ctx: Context) -> dict[str, dict]:
 
 
 def _name_from(ctx: Context, hjemstat: dict) -> tuple[str, str]:
-    """(name, gender) in the style of the home state: a Faker locale or a names table."""
-    return _named(ctx.rng, _namer(ctx, hjemstat))
+    """(name, gender) in the style of the home state: a names table or a Faker locale."""
+    key = ("navne", hjemstat["id"])
+    namer = ctx.cache.get(key)
+    if namer is None:
+        namer = ctx.cache[key] = _namer(ctx, hjemstat)
+    return _named(ctx.rng, namer)
+
+
+class _Names:
+    """An authored names table (navne_*.toml): given names per gender, then a family name,
+    or the father's name made into a patronym, and now and then a byname."""
+
+    __slots__ = ("given", "family", "patronym", "byname", "chance")
+
+    def __init__(self, table: Table) -> None:
+        data = table.settings
+        self.given = {"male": data["male"], "female": data["female"]}
+        self.family = data.get("family") or ()
+        self.patronym = data.get("patronym")
+        if self.patronym is not None and set(self.patronym) != {"male", "female"}:
+            raise TableError(
+                [
+                    Problem(
+                        str(table.path),
+                        key_line(table.text, "patronym"),
+                        "patronym needs exactly male and female forms",
+                    )
+                ]
+            )
+        self.byname = data.get("byname") or ()
+        self.chance = data.get("byname_chance", 1.0 if not self.family else 0.0)
+
+    def pick(self, rng) -> tuple[str, str]:
+        rand = rng.random
+        gender = "female" if rand() < 0.5 else "male"
+        given = self.given[gender]
+        parts = [given[int(rand() * len(given))]]
+        if self.patronym is not None:
+            fathers = self.given["male"]
+            far = fathers[int(rand() * len(fathers))]
+            parts.append(self.patronym[gender].replace("{far}", far))
+        elif self.family:
+            parts.append(self.family[int(rand() * len(self.family))])
+        if self.byname and rand() < self.chance:
+            parts.append(self.byname[int(rand() * len(self.byname))])
+        return " ".join(parts), gender
 
 
 def _namer(ctx: Context, hjemstat: dict):
-    """How a person of this home state is named: a names table's (kvinde, mand, slaegt)
-    lists, or Faker's picker for its locale (`--locale` overrides both)."""
+    """How a person of this home state is named: its authored names table, or Faker's
+    picker for its locale (`--locale` overrides both)."""
     if "navne" in hjemstat and not ctx.locale:
-        names = ctx.settings(hjemstat["navne"])
-        return names["kvinde"], names["mand"], names["slaegt"]
+        return _Names(ctx.table(hjemstat["navne"]))
     return picker(ctx.locale or hjemstat.get("locale") or ctx.system.locale)
 
 
 def _named(rng, namer) -> tuple[str, str]:
     """(name, gender) drawn with a namer from `_namer`."""
-    if type(namer) is not tuple:
-        return namer.pick(rng)
-    rand = rng.random
-    gender = "female" if rand() < 0.5 else "male"
-    given = namer[0] if gender == "female" else namer[1]
-    family = namer[2]
-    return f"{given[int(rand() * len(given))]} {family[int(rand() * len(family))]}", gender
+    return namer.pick(rng)
 
 
 def navn(char: dict, ctx: Context) -> None:
@@ -262,7 +321,7 @@ def _ekspertise(ctx: Context, eks_id: str, kilde: str) -> dict:
     return {
         "id": entry["id"],
         "navn": entry.get("name", entry["id"]),
-        "virkning": entry["overskrift"],
+        "virkning": entry.get("rettet_overskrift", entry["overskrift"]),
         "kilde": kilde,
     }
 
@@ -282,7 +341,10 @@ def personlighed(char: dict, ctx: Context) -> None:
     char["personlighed"] = entry["id"]
     char["personlighed_navn"] = entry.get("name", entry["id"])
     held = {e["id"] for e in char.get("ekspertiser", [])}
+    table = ctx.table("ekspertiser")
     open_ = [e for e in entry["ekspertiser"] if e not in held]
+    fitting = [e for e in open_ if _fits(table.get(e), {"blodarv": char.get("blodarv")})]
+    open_ = fitting or open_  # a wasted pick only when nothing else fits
     if not open_:
         raise ChargenError(
             f"personlighed '{entry['id']}' has no ekspertise the character lacks "
@@ -291,6 +353,16 @@ def personlighed(char: dict, ctx: Context) -> None:
     eks_id = open_[int(ctx.rng.random() * len(open_))]
     char.setdefault("ekspertiser", []).append(_ekspertise(ctx, eks_id, "personlighed"))
     ctx.log(ekspertise=eks_id, fra=entry["id"])
+
+
+def _fits(entry: dict, facts: dict) -> bool:
+    """An entry's `unless` against the character's facts (the engine's own conditions,
+    issue 10, take this over)."""
+    for fact, values in entry.get("unless", {}).items():
+        values = values if isinstance(values, list) else [values]
+        if facts.get(fact) in values:
+            return False
+    return True
 
 
 def _spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
@@ -500,6 +572,14 @@ def tilstande(char: dict, ctx: Context) -> None:
     )
 
 
+def _grej_item(entry: dict) -> dict:
+    """A grej as the character carries it: id, name, udgift, and holdbar when it cannot break."""
+    item = {"id": entry["id"], "navn": entry.get("name", entry["id"]), "udgift": entry["udgift"]}
+    if entry.get("holdbar"):
+        item["holdbar"] = True
+    return item
+
+
 def grej_step(char: dict, ctx: Context) -> None:
     """The personlighed's startudstyr, its penge, and the grej the forbedringer gave."""
     grej = ctx.table("grej")
@@ -507,7 +587,7 @@ def grej_step(char: dict, ctx: Context) -> None:
     kit_id = ctx.table("personligheder").get(pers)["startudstyr"] if pers else None
     kit = ctx.table("startudstyr").get(kit_id) if kit_id else ctx.table("startudstyr").pick(ctx.rng)
     items = list(kit["grej"]) + [g["grej"] for g in char.get("forbedringer", ()) if "grej" in g]
-    char["grej"] = [grej.get(i, "grej").get("name", i) for i in items]
+    char["grej"] = [_grej_item(grej.get(i, "grej")) for i in items]
     char["startudstyr"] = kit["id"]
     char["penge"] = ctx.roll(kit["penge"], "penge").total
 
@@ -627,6 +707,8 @@ class _Plan:
         "kin",
         "grej",
         "penge",
+        "kendetegn",
+        "ved",
     )
 
     def __init__(self, ctx: Context, template: dict) -> None:
@@ -635,14 +717,25 @@ class _Plan:
         _evner(ctx)
         _check_dict_keys(ctx, table, template, "evner", EVNER)
         _check_dict_keys(ctx, table, template, "tilstande", TILSTANDE)
+        low, high = rules["loft_start"], rules["loft_max"]
         for tilstand, loft in template["tilstande"].items():
-            if not 0 < loft <= rules["loft_max"]:
+            if not low <= loft <= high:
                 raise _fault(
                     table,
                     table.entries.index(template),
                     "tilstande",
-                    f"loft of {tilstand} in '{template['id']}' must be 1..{rules['loft_max']}",
+                    f"loft of {tilstand} in '{template['id']}' must be {low}..{high} "
+                    "(regler.loft_start..loft_max)",
                 )
+        if template.get("vaesen") and not template.get("kendetegn"):
+            raise _fault(
+                table,
+                table.entries.index(template),
+                "vaesen",
+                f"væsen '{template['id']}' needs kendetegn to tell one from another",
+            )
+        self.kendetegn = tuple(template.get("kendetegn", ()))
+        self.ved = rules["ekspertise_ved"]
         ovrige = parse(template["ovrige"])
         self.id, self.name = template["id"], template.get("name", template["id"])
         self.evne_max = cap = rules["evne_max"]
@@ -663,9 +756,10 @@ class _Plan:
         else:
             self.rolls, self.clamp = evne_dice, True
         self.pool = Pool(ctx.table("blodarv").get(b) for b in template.get("blodarv") or ())
-        self.kin: dict[str | None, _Kin] = {}  # by blodarv id (None for a væsen)
+        # by (blodarv id or None for a væsen, the evner at ekspertise_ved or more)
+        self.kin: dict[tuple, _Kin] = {}
         grej = ctx.table("grej")
-        self.grej = [grej.get(i, "grej").get("name", i) for i in template.get("grej", ())]
+        self.grej = [_grej_item(grej.get(i, "grej")) for i in template.get("grej", ())]
         self.penge = None
         if "penge" in template:
             dice = parse(template["penge"])
@@ -678,7 +772,9 @@ class _Kin:
 
     __slots__ = ("ekspertiser", "tilstande", "fokus", "stjerner", "free")
 
-    def __init__(self, ctx: Context, template: dict, arv: dict | None) -> None:
+    def __init__(
+        self, ctx: Context, template: dict, arv: dict | None, reached: tuple[str, ...]
+    ) -> None:
         fokus: list[str] = list(template.get("fokus", ()))
         ekspertiser = []
         if arv is not None:
@@ -688,6 +784,13 @@ class _Kin:
         for eks_id in template.get("ekspertiser", ()):
             if eks_id not in held:
                 ekspertiser.append(_ekspertise(ctx, eks_id, "skabelon"))
+                held.add(eks_id)
+        evner = _evner(ctx)
+        for evne in reached:  # an evne at ekspertise_ved has its ekspertise, as a PC's has
+            eks_id = evner[evne]["ekspertise"]
+            if eks_id not in held:
+                ekspertiser.append(_ekspertise(ctx, eks_id, evne))
+                held.add(eks_id)
         lofts = {t: template["tilstande"].get(t, 0) for t in TILSTANDE}
         self.ekspertiser = ekspertiser
         self.tilstande, self.fokus, self.stjerner, free = _ekspertise_sums(
@@ -713,15 +816,51 @@ def _choose_template(ctx: Context, batch: _Batch) -> dict:
     )
 
 
+_ENVELOPE = ("system", "kind", "template", "seed", "name")
+_RESEEDS = 60
+
+
 def npc(char: dict, ctx: Context) -> None:
     """A bifigur or væsen from a template (--template); persons get a blodarv (--blodarv).
 
-    The tables are read once per batch (`_Batch`, `_Plan`, `_Kin`); each NPC then only
-    draws: template, home state, name and blodarv, the evner, free stjerner, penge, in
-    that order, with the numbers `ctx.choose`, `Table.pick` and `Dice.roll` would use."""
+    A væsen is named by its template and one of its kendetegn ("Ulv med revet øre"). So
+    that the væsner of a batch can be told apart, one whose name another of the batch
+    already has is made again from a new seed, which it records: that seed alone gives
+    it back, name included. Once every kendetegn of a template is taken, they are free
+    again (a batch of thirty wolves repeats after the list)."""
     batch = ctx.cache.get("npc")
     if batch is None:
         batch = ctx.cache["npc"] = _Batch(ctx)
+    _npc(char, ctx, batch)
+    if char["blodarv"] is not None:
+        return
+    seen = ctx.shared.setdefault("lef_vaesner", {})
+    taken = seen.setdefault(char["template"], set())
+    for attempt in range(1, _RESEEDS + 1):
+        if char["name"] not in taken:
+            break
+        seed = character_seed(ctx.seed, attempt)
+        ctx.start(seed, ctx.index)
+        for key in [k for k in char if k not in _ENVELOPE]:
+            del char[key]
+        char["seed"] = seed
+        _npc(char, ctx, batch)
+        if char["blodarv"] is not None:
+            return
+        taken = seen.setdefault(char["template"], set())
+    plan = batch.plans[char["template"]]
+    if len(taken) >= len(plan.kendetegn):
+        taken.clear()
+    taken.add(char["name"])
+
+
+def _npc(char: dict, ctx: Context, batch: _Batch) -> None:
+    """One NPC, drawn from the character's stream.
+
+    The tables are read once per batch (`_Batch`, `_Plan`, `_Kin`); each NPC then only
+    draws: template, home state, name and blodarv (a væsen: its kendetegn), the evner,
+    free stjerner, penge, in that order, with the numbers `ctx.choose`, `Table.pick` and
+    `Dice.roll` would use."""
     rng = ctx.rng
     rand = rng.random
     template = _choose_template(ctx, batch)
@@ -745,15 +884,12 @@ def npc(char: dict, ctx: Context) -> None:
             arv = ctx.choose("blodarv", "blodarv", allowed=list(plan.pool.entries))
         char["blodarv"], char["blodarv_navn"] = arv["id"], arv.get("name", arv["id"])
         char["blodarv_lore"] = arv["lore"]
-        kin = plan.kin.get(arv["id"])
-        if kin is None:
-            kin = plan.kin[arv["id"]] = _Kin(ctx, template, arv)
     else:
-        char["name"] = plan.name
+        arv = None
+        mark = plan.kendetegn[int(rand() * len(plan.kendetegn))]
+        char["name"] = f"{plan.name} {mark}"
+        char["kendetegn"] = mark
         char["blodarv"] = None
-        kin = plan.kin.get(None)
-        if kin is None:
-            kin = plan.kin[None] = _Kin(ctx, template, None)
     if plan.rolls is None:
         talenter = plan.base[0].copy()
         for evne, sides in plan.dice[0]:
@@ -770,6 +906,12 @@ def npc(char: dict, ctx: Context) -> None:
         kundskaber = {e: 0 if v < 0 else cap if v > cap else v for e, v in kundskaber.items()}
     char["talenter"] = talenter
     char["kundskaber"] = kundskaber
+    ved = plan.ved
+    reached = tuple(e for e, v in (*talenter.items(), *kundskaber.items()) if v >= ved)
+    key = (arv["id"] if arv else None, reached)
+    kin = plan.kin.get(key)
+    if kin is None:
+        kin = plan.kin[key] = _Kin(ctx, template, arv, reached)
     char["kampstile"] = batch.kampstile.copy()
     char["modeffekter"] = batch.modeffekter.copy()
     char["ekspertiser"] = [e.copy() for e in kin.ekspertiser]
@@ -781,7 +923,7 @@ def npc(char: dict, ctx: Context) -> None:
         stjerner[batch.spor.pick(rng)["id"]] += 1
     char["stjerner"] = stjerner
     char["fokus_bonus"] = batch.fokus_bonus
-    char["grej"] = plan.grej.copy()
+    char["grej"] = [item.copy() for item in plan.grej]
     penge = plan.penge
     if penge is None:
         char["penge"] = 0
@@ -845,14 +987,7 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
             "Stjerner",
             rows=[[LABELS.get(k, k), "★" * n if n else "-"] for k, n in char["stjerner"].items()],
         ),
-        Section(
-            "Ekspertiser",
-            headers=["Ekspertise", "Virkning", "Fra"],
-            rows=[
-                [e["navn"], e["virkning"], LABELS.get(e["kilde"], e["kilde"])]
-                for e in char["ekspertiser"]
-            ],
-        ),
+        Section("Ekspertiser", text=_ekspertise_text(char, tables)),
     ]
     if char.get("forbedringer"):
         sections.append(
@@ -864,20 +999,46 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
                 ],
             )
         )
-    sections.append(
-        Section(
-            "Grej",
-            text=(", ".join(char["grej"]) or "Intet") + f"\nPenge: {char.get('penge', 0)}",
+    if char["grej"]:
+        sections.append(
+            Section(
+                "Grej",
+                headers=["Grej", "Udgift", "Holdbar", "Beskrivelse"],
+                rows=[_grej_row(item, tables) for item in char["grej"]],
+            )
         )
-    )
+    sections.append(Section("Penge", text=f"{char.get('penge', 0)} penge"))
     return sections
+
+
+def _ekspertise_text(char: dict, tables: Tables) -> str:
+    """Each ekspertise with where it comes from, its header line and its full text."""
+    table = tables["ekspertiser"]
+    lines = []
+    for held in char["ekspertiser"]:
+        entry = table.get(held["id"]) if held["id"] in table else {}
+        kilde = LABELS.get(held["kilde"], held["kilde"])
+        text = entry.get("description", "")
+        lines.append(f"{held['navn']} ({kilde}): {held['virkning']}. {text}".rstrip())
+    return "\n".join(lines)
+
+
+def _grej_row(item: dict, tables: Tables) -> list:
+    table = tables["grej"]
+    entry = table.get(item["id"]) if item["id"] in table else {}
+    return [
+        item["navn"],
+        item["udgift"],
+        "ja" if item.get("holdbar") else "nej",
+        entry.get("description", ""),
+    ]
 
 
 def _forbedring_text(gained: dict) -> str:
     if "spor" in gained:
         return f"stjerne i {LABELS.get(gained['spor'], gained['spor']).lower()}"
     if "tilstand" in gained:
-        return f"+1 {LABELS.get(gained['tilstand'], gained['tilstand']).lower()}loft"
+        return f"+1 {LOFT[gained['tilstand']]}"
     if "grej" in gained:
         return f"grej: {gained.get('navn', gained['grej'])}"
     return gained["forbedring"]
@@ -909,9 +1070,9 @@ SYSTEM = System(
     sheet=sheet,
     roster=[
         ("Navn", "name"),
-        ("Skabelon", "template"),
-        ("Blodarv", "blodarv"),
-        ("Personlighed", "personlighed"),
+        ("Skabelon", "skabelon_navn"),
+        ("Blodarv", "blodarv_navn"),
+        ("Personlighed", "personlighed_navn"),
         *[(LABELS[e][:4], (lambda c, e=e: c["talenter"][e])) for e in TALENTER],
         *[(LABELS[e][:4], (lambda c, e=e: c["kundskaber"][e])) for e in KUNDSKABER],
         ("Fokus", _fokus_short),
