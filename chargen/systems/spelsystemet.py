@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
+from chargen.names import NAME_SPEC
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Pool, Spec, Tables, key_line
 
@@ -67,7 +68,12 @@ SPECS = {
     ),
     "arter": Spec(
         "definitions",
-        fields={"tarningar": "dict[dice]!", "genrer": "list[id:genrer]!", "modersmal": "str"},
+        fields={
+            "tarningar": "dict[dice]!",
+            "genrer": "list[id:genrer]!",
+            "modersmal": "str",
+            "namntabeller": "dict[table]",
+        },
     ),
     "genrer": Spec(
         "definitions",
@@ -159,6 +165,7 @@ SPECS = {
     "mallar": Spec(
         "definitions", fields={"yrken": "list[id:yrken]!", "namn_per_genre": "dict[str]"}
     ),
+    "namn_*": NAME_SPEC,
 }
 
 LABELS = {
@@ -931,7 +938,14 @@ def _choose(
 
 
 def _namn(char: dict, ctx: Context) -> None:
-    char["name"], char["kon"] = ctx.person_name()
+    """A name of the character's world: from the species' authored name table for the
+    genre (fantasy), else from Faker's locale (modern tid, framtid, or any --locale)."""
+    species = ctx.table("arter").get(char["art"])
+    table = species.get("namntabeller", {}).get(char["genre"])
+    if table is not None and not ctx.locale:
+        char["name"], char["kon"] = ctx.authored_name(table)
+    else:
+        char["name"], char["kon"] = ctx.person_name()
 
 
 def _genre_pool(ctx: Context, template_id: str | None) -> tuple[list[dict], str]:
@@ -1308,7 +1322,6 @@ def npc(char: dict, ctx: Context) -> None:
     the template picks the first of its yrken that exists in the genre."""
     plans = _plans(ctx)
     rand = ctx.rng.random
-    char["name"], char["kon"] = ctx.person_name()
     if plans.npc_drawn is None:  # options stay as they are for a batch without prompts
         plans.npc_drawn = ctx.prompter is None and all(
             ctx.options.get(o) in (None, ()) for o in ("template", "genre", "art")
@@ -1338,6 +1351,7 @@ def npc(char: dict, ctx: Context) -> None:
         entry = _draw(ctx.rng, plans.species_pool(char["genre"])[0], "art", "arter")
         char["art"] = entry["id"]
         char["art_namn"] = entry["name"]
+    _namn(char, ctx)
     _rollers, maximum, _tongue, (hal, kra, ski, sto, sty) = plans.species(char["art"])
     g = char["grundegenskaper"] = {
         "hal": hal(rand),
@@ -1363,7 +1377,6 @@ def npc(char: dict, ctx: Context) -> None:
 
 
 PC_STEPS = [
-    Step("namn", _namn, fields=("name", "kon"), command=False),
     Step(
         "genre",
         genre,
@@ -1380,6 +1393,7 @@ PC_STEPS = [
         label="Art",
         help="The species (--art; människa by default) and its dice.",
     ),
+    Step("namn", _namn, fields=("name", "kon"), command=False),
     Step(
         "grundegenskaper",
         grundegenskaper,
