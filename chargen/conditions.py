@@ -130,6 +130,13 @@ def is_gendered(value: Any) -> bool:
     )
 
 
+def varies(value: Any) -> bool:
+    """Whether a text value depends on gender or holds placeholders."""
+    if isinstance(value, str):
+        return "{" in value or "}" in value
+    return is_gendered(value)
+
+
 def resolve_text(
     value: Any,
     gender: str | None,

@@ -528,7 +528,7 @@ def _name_spec():
             "byname": "list[str]",
             "byname_male": "list[str]",
             "byname_female": "list[str]",
-            "byname_chance": "num",
+            "byname_chance": "num[0..1]",
             "family_first": "bool",
         },
         "Authored names: given names per gender, family names, a patronym or a byname rule.",

@@ -23,7 +23,7 @@ from chargen.conditions import GENDERS, MISSING, PRONOUNS, Rule, entry_names, re
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed
-from chargen.tables import Pool, Spec, Table, Tables, builtin_root, pack_dir
+from chargen.tables import MAX_ROLL_ROWS, Pool, Spec, Table, Tables, builtin_root, pack_dir
 
 StepFunction = Callable[[dict, "Context"], None]
 
@@ -461,7 +461,7 @@ class Context:
         rolled again (the historik shows it, `rerolled`)."""
         rows = []
         pending = [name]
-        while pending and len(rows) < 50:
+        while pending and len(rows) <= MAX_ROLL_ROWS:  # the check keeps chains shorter
             table = self.tables[pending.pop(0)]
             value, entry = self._roll_fitting(table, why)
             event: dict[str, Any] = {"table": table.name}
@@ -473,11 +473,23 @@ class Context:
             if why:
                 event["for"] = why
             self.log(**event)
-            rows.append(entry)
             self.note(entry, table)
+            rows.append(self.resolved(entry, table) if id(entry) in table.varying else entry)
             ref = entry.get("ref")
             pending += [ref] if isinstance(ref, str) else list(ref or [])
         return rows
+
+    def resolved(self, entry: dict, table: str | Table) -> dict:
+        """A copy of the entry with its text keys resolved for this character (the entry
+        itself when none varies): what `roll_table` returns."""
+        tab = table if isinstance(table, Table) else self.tables[table]
+        if id(entry) not in tab.varying:
+            return entry
+        out = dict(entry)
+        for key in tab.text_keys:
+            if key in out:
+                out[key] = self.text(out[key])
+        return out
 
     def _label(self, entry: dict) -> Any:
         return self.text(entry.get("result") or entry.get("name") or entry.get("id"))
@@ -772,8 +784,8 @@ class Steering:
                 continue
             tab = ctx.tables[opt.table]
             for item in value if isinstance(value, list | tuple) else [value]:
-                slug = normalize(item)
-                if slug not in tab:
+                slug = match_choice(tab, item) if isinstance(item, str) else None
+                if slug is None:
                     raise ChoiceError(opt.name, item, list(tab.ids))
                 entry = tab.get(slug)
                 fact = ctx._fact_for(opt.name, opt.table)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from chargen import conditions
-from chargen.dice import Dice, parse
+from chargen.dice import Dice, parse, table_fault
 from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
 
 if sys.version_info >= (3, 11):
@@ -66,13 +66,20 @@ class Spec:
     """What a table of a given name must look like.
 
     `fields` maps extra entry keys (or, for settings, top-level keys) to a type:
-    str int num bool dice table id:TABLE any, list[T], dict[T]; a trailing "!"
-    makes the key required.
+    str (non-empty text), int, num (finite), bool, dice, table, id:TABLE, locale
+    (a Faker locale with person names), any; int[LO..HI], num[LO..HI] and
+    dice[LO..HI] (totals within the bounds; either bound may be left out);
+    table:KIND or table:PATTERN (a reference to a table of that kind or name);
+    one:a|b|c (one of these words); list[T], dict[T]; then "+" for a non-empty
+    list or dict, and "!" last to make the key required.
+
+    `order` (settings): pairs of keys (low, high) whose values must not decrease.
     """
 
     kind: str
     fields: dict[str, str] = field(default_factory=dict)
     description: str = ""
+    order: tuple[tuple[str, str], ...] = ()
 
 
 def builtin_root() -> Path:
@@ -142,6 +149,13 @@ class Table:
         self._pool = Pool(self.entries)
         self.compiled = conditions.Compiled(self.entries)
         self.conditioned = self.compiled.conditioned
+        # text keys (type "text") of this table, and the entries whose text varies by
+        # gender or holds placeholders: Context.roll_table hands those out resolved
+        allowed = {**COMMON_KEYS, **spec.fields}
+        self.text_keys = tuple(k for k, kind in allowed.items() if kind.rstrip("!+") == "text")
+        self.varying = frozenset(
+            id(e) for e in self.entries if any(conditions.varies(e.get(k)) for k in self.text_keys)
+        )
 
     def __repr__(self) -> str:
         return f"<Table {self.name} ({self.kind}, {len(self.entries)} entries)>"
@@ -290,7 +304,12 @@ class Tables:
         self.dirs = dirs
         self.files: dict[str, Path] = {}
         for folder in dirs:
-            for entry in sorted(os.listdir(folder)):
+            try:
+                listing = sorted(os.listdir(folder))
+            except OSError as exc:
+                why = exc.strerror or str(exc)
+                raise TableError([Problem(str(folder), 0, f"cannot read folder: {why}")]) from None
+            for entry in listing:
                 if entry.endswith(".toml"):
                     self.files[entry[:-5]] = folder / entry
         self._loaded: dict[str, Table] = {}
@@ -346,15 +365,18 @@ class Tables:
 def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[Problem]]:
     """Read and validate one file; return the table (None if unusable) and its faults."""
     where = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(where, 0, f"cannot read: {exc}")]
+    text, fault = read_text(path)
+    if fault:
+        return None, [Problem(where, 0, fault)]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"line (\d+)", str(exc))
         return None, [Problem(where, int(match.group(1)) if match else 0, f"TOML syntax: {exc}")]
+    except RecursionError:
+        return None, [Problem(where, 0, f"nested more than {MAX_DEPTH} levels deep")]
+    if _depth(data) > MAX_DEPTH:
+        return None, [Problem(where, 0, f"nested more than {MAX_DEPTH} levels deep")]
     if not SLUG.match(name):
         return None, [Problem(where, 0, f"table name '{name}' must be an ASCII slug (a-z, 0-9, _)")]
     spec = pack.spec_for(name)
@@ -371,12 +393,60 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
     return Table(name, path, spec, data, text), []
 
 
+MAX_FILE_BYTES = 1_000_000  # one table file (the largest built-in one is under 20 kB)
+MAX_DEPTH = 8  # tables and lists inside one another in a file
+MAX_ENTRIES = 5_000  # [[entries]] in one file
+MAX_PROBLEMS = 50  # faults reported for one file before the rest are left out
+
+
+def read_text(path: Path) -> tuple[str, str]:
+    """(text, "") of a table file, or ("", why not): only regular files of sane size, so
+    a FIFO, a device or a huge file is refused instead of read forever."""
+    import stat
+
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return "", "not a regular file (a table is a plain *.toml file)"
+        if info.st_size > MAX_FILE_BYTES:
+            return "", f"{info.st_size:,} bytes: a table file has at most {MAX_FILE_BYTES:,}"
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            return "", f"over {MAX_FILE_BYTES:,} bytes: a table file has at most that"
+        return raw.decode("utf-8"), ""
+    except UnicodeDecodeError as exc:
+        return "", f"cannot read: not UTF-8 text ({exc.reason} at byte {exc.start})"
+    except OSError as exc:
+        return "", f"cannot read: {exc.strerror or exc}"
+
+
+def _depth(data: Any) -> int:
+    """How deeply tables and lists nest in `data` (worked out without recursion)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if level > deepest:
+            deepest = level
+            if deepest > MAX_DEPTH:
+                break
+        items = value.values() if isinstance(value, dict) else value
+        stack.extend((v, level + 1) for v in items if isinstance(v, dict | list))
+    return deepest
+
+
 def _check_shape(
     data: dict, spec: Spec, effect_keys: frozenset[str], where: str, text: str
 ) -> list[Problem]:
     out: list[Problem] = []
 
     def fault(msg: str, key: str | None = None, index: int | None = None) -> None:
+        if len(out) >= MAX_PROBLEMS:
+            if len(out) == MAX_PROBLEMS:
+                out.append(
+                    Problem(where, 0, f"more problems left out after the first {MAX_PROBLEMS}")
+                )
+            return
         line = key_line(text, key, index) if key else 0
         if not line and index is not None:
             lines = entry_lines(text)
@@ -398,6 +468,10 @@ def _check_shape(
                 wanted = _type_error(data[key], kind)
                 if wanted:
                     fault(f"setting '{key}' must be {wanted}, not {_shown(data[key])}", key)
+        if not out:
+            for low, high in spec.order:
+                if low in data and high in data and data[low] > data[high]:
+                    fault(f"setting '{low}' ({data[low]}) is above '{high}' ({data[high]})", low)
         return out
 
     for key in data:
@@ -409,6 +483,9 @@ def _check_shape(
     if not isinstance(entries, list) or not entries:
         fault("needs [[entries]]")
         return out
+    if len(entries) > MAX_ENTRIES:
+        fault(f"{len(entries):,} entries: a table has at most {MAX_ENTRIES:,}")
+        return out
     die = None
     if "die" in data:
         if spec.kind != "roll":
@@ -418,10 +495,11 @@ def _check_shape(
                 die = parse(data["die"]) if isinstance(data["die"], str) else None
                 if die is None:
                     fault(
-                        f'die must be a dice expression such as "d66", not {data["die"]!r}', "die"
+                        f'die must be a dice expression such as "d66", not {_shown(data["die"])}',
+                        "die",
                     )
-                elif die.aces:
-                    fault(f"die '{data['die']}' aces and cannot index a table", "die")
+                elif table_fault(die):
+                    fault(f"die '{data['die']}' {table_fault(die)}", "die")
                     die = None
             except DiceError as exc:
                 fault(f"die: {exc}", "die")
@@ -550,14 +628,17 @@ def _type_ok(value: Any, kind: str) -> bool:
     return _type_error(value, kind) is None
 
 
+_DICE_RANGED = re.compile(r"^dice\[(-?\d+)?\.\.(-?\d+)?\]$")
 _RANGED = re.compile(r"^(int|num)\[(-?[\d_]+(?:\.\d+)?)?\.\.(-?[\d_]+(?:\.\d+)?)?\]$")
 MAX_TEXT = 10_000  # characters in one text value
+MAX_DICE_RESULTS = 10_000  # totals a dice field may have (its results are listed and tabulated)
 
 
 def _type_error(value: Any, kind: str) -> str | None:
     """None when `value` is of spec type `kind`, else what it should be (a noun phrase).
 
     Types: str (non-empty text) int num (finite) bool dice table id:TABLE locale any,
+    table:KIND (a roll, definitions or settings table) or table:PATTERN (a table so named),
     int[LO..HI] / num[LO..HI] (either bound may be left out), one:a|b|c (one of these
     words), list[T], dict[T]; a trailing "+" asks for a non-empty list or dict.
     """
@@ -592,7 +673,7 @@ def _type_error(value: Any, kind: str) -> str | None:
         sides = list(value.values()) if conditions.is_gendered(value) else [value]
         ok = all(isinstance(v, str) and v.strip() and len(v) <= MAX_TEXT for v in sides)
         return None if ok else _noun(kind)
-    if kind in ("table",) or kind.startswith("id:"):
+    if kind == "table" or kind.startswith(("id:", "table:")):
         return None if isinstance(value, str) and value else _noun(kind)
     if kind.startswith("one:"):
         return None if isinstance(value, str) and value in kind[4:].split("|") else _noun(kind)
@@ -603,13 +684,26 @@ def _type_error(value: Any, kind: str) -> str | None:
         return None if ok and math.isfinite(value) else _noun(kind)
     if kind == "bool":
         return None if isinstance(value, bool) else _noun(kind)
+    bounded = _DICE_RANGED.match(kind)
+    if bounded:
+        wanted = _type_error(value, "dice")
+        if wanted:
+            return wanted
+        dice, (low, high) = parse(value), bounded.groups()
+        if (low is not None and dice.minimum < int(low)) or (
+            high is not None and (dice.aces or dice.maximum > int(high))
+        ):
+            return _noun(kind)
+        return None
     if kind == "dice":
         if not isinstance(value, str):
             return _noun(kind)
         try:
-            parse(value)
+            dice = parse(value)
         except DiceError as exc:
             return f"{_noun(kind)} ({exc})"
+        if dice.results > MAX_DICE_RESULTS:
+            return f"{_noun(kind)} with at most {MAX_DICE_RESULTS:,} possible results"
         return None
     if kind == "locale":
         from chargen.names import is_locale
@@ -636,8 +730,18 @@ def _noun(kind: str) -> str:
         if low is not None:
             return f"{noun} of at least {low}"
         return f"{noun} of at most {high}" if high is not None else noun
+    bounded = _DICE_RANGED.match(kind)
+    if bounded:
+        low, high = bounded.groups()
+        if low is not None and high is not None:
+            return f"a dice expression whose totals lie from {low} to {high} (no aces)"
+        if low is not None:
+            return f"a dice expression whose totals are at least {low}"
+        return f"a dice expression whose totals are at most {high} (no aces)"
     if kind.startswith("id:"):
         return f"an id in {kind[3:]}"
+    if kind.startswith("table:"):
+        return f"the name of a {kind[6:]} table"
     if kind.startswith("one:"):
         return "one of " + ", ".join(kind[4:].split("|"))
     return {
@@ -665,7 +769,7 @@ def _references(kind: str, value: Any) -> list[tuple[str, str]]:
         return [r for v in value for r in _references(kind[5:-1], v)]
     if kind.startswith("dict[") and isinstance(value, dict):
         return [r for v in value.values() for r in _references(kind[5:-1], v)]
-    if kind == "table" or kind.startswith("id:"):
+    if kind == "table" or kind.startswith(("id:", "table:")):
         return [(kind, value)]
     return []
 
@@ -683,24 +787,27 @@ def _check_references(table: Table, pack: Tables, tables: dict[str, Table]) -> l
         for i, entry in enumerate(table.entries):
             for key, value in entry.items():
                 kind = (
-                    "table"
+                    "table:roll"
                     if key == "ref"
                     else table.spec.fields.get(key, COMMON_KEYS.get(key, "any"))
                 )
                 if key == "ref" and isinstance(value, list):
-                    kind = "list[table]"
+                    kind = "list[table:roll]"
                 items.append((i, key, value, kind))
     for index, key, value, kind in items:
         for ref_kind, target in _references(kind.rstrip("!"), value):
-            if ref_kind == "table":
+            if ref_kind == "table" or ref_kind.startswith("table:"):
+                want = ref_kind[6:]
+                spec = pack.spec_for(target) if target in pack else None
                 if target not in pack:
-                    out.append(
-                        Problem(
-                            where,
-                            key_line(table.text, key, index),
-                            f"'{key}' names unknown table '{target}'",
-                        )
-                    )
+                    text = f"'{key}' names unknown table '{target}'"
+                elif spec is not None and want in KINDS and spec.kind != want:
+                    text = f"'{key}' names {target}, a {spec.kind} table, not a {want} table"
+                elif want and want not in KINDS and not fnmatch.fnmatchcase(target, want):
+                    text = f"'{key}' names {target}, not a table named like {want}"
+                else:
+                    continue
+                out.append(Problem(where, key_line(table.text, key, index), text))
                 continue
             other = ref_kind[3:]
             if other not in pack:
@@ -723,6 +830,14 @@ def _check_references(table: Table, pack: Tables, tables: dict[str, Table]) -> l
     return out
 
 
+MAX_ROLL_ROWS = 1_000  # rows one roll on a table may reach through its references
+
+
+def _refs_of(entry: dict) -> list[str]:
+    ref = entry.get("ref")
+    return [ref] if isinstance(ref, str) else [r for r in ref or () if isinstance(r, str)]
+
+
 def _check_name_tables(tables: dict[str, Table]) -> list[Problem]:
     """Authored name tables (names.NAME_SPEC): what their types cannot say."""
     from chargen import names
@@ -736,42 +851,69 @@ def _check_name_tables(tables: dict[str, Table]) -> list[Problem]:
 
 
 def _check_cycles(tables: dict[str, Table]) -> list[Problem]:
-    graph: dict[str, set[str]] = {}
-    for name, table in tables.items():
-        refs: set[str] = set()
-        for entry in table.entries:
-            ref = entry.get("ref")
-            refs.update([ref] if isinstance(ref, str) else ref or [])
-        graph[name] = refs
+    """Reference cycles, and chains that reach too many rows from one roll.
+
+    Worked out without recursion, so a chain of any length is checked, not a
+    RecursionError. One roll on a table rolls one row and every table its `ref`s
+    name, so the rows one roll may reach are 1 + the most any of its entries adds.
+    """
+    graph = {
+        name: sorted({r for e in t.entries for r in _refs_of(e)}) for name, t in tables.items()
+    }
     out: list[Problem] = []
-    state: dict[str, int] = {}
 
-    def visit(node: str, path: list[str]) -> None:
-        state[node] = 1
-        for nxt in sorted(graph.get(node, ())):
+    def where(node: str, target: str) -> tuple[str, int]:
+        table = tables[node]
+        index = next(i for i, e in enumerate(table.entries) if target in _refs_of(e))
+        return str(table.path), key_line(table.text, "ref", index)
+
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    reach: dict[str, int] = {}
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path = [start]
+        stack = [iter(graph[start])]
+        state[start] = 1
+        while stack:
+            node = path[-1]
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+                path.pop()
+                state[node] = 2
+                reach[node] = 1 + max(
+                    (sum(reach.get(r, 1) for r in _refs_of(e)) for e in tables[node].entries),
+                    default=0,
+                )
+                reach[node] = min(reach[node], MAX_ROLL_ROWS + 1)
+                continue
+            if nxt not in graph:
+                continue
             if state.get(nxt) == 1:
-                cycle = path[path.index(nxt) :] + [nxt] if nxt in path else [node, nxt]
-                table = tables[node]
-                index = next(
-                    i
-                    for i, e in enumerate(table.entries)
-                    if nxt
-                    in ([e.get("ref")] if isinstance(e.get("ref"), str) else e.get("ref") or [])
+                cycle = path[path.index(nxt) :] + [nxt]
+                file, line = where(node, nxt)
+                out.append(Problem(file, line, f"reference cycle: {' -> '.join(cycle)}"))
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(graph[nxt]))
+    if out:
+        return out
+    for name in sorted(reach):
+        if reach[name] > MAX_ROLL_ROWS and not any(
+            reach.get(r, 0) > MAX_ROLL_ROWS for r in graph[name]
+        ):
+            table = tables[name]
+            index = next((i for i, e in enumerate(table.entries) if _refs_of(e)), 0)
+            out.append(
+                Problem(
+                    str(table.path),
+                    key_line(table.text, "ref", index),
+                    f"one roll on {name} may reach more than {MAX_ROLL_ROWS:,} rows "
+                    "through its references",
                 )
-                out.append(
-                    Problem(
-                        str(table.path),
-                        key_line(table.text, "ref", index),
-                        f"reference cycle: {' -> '.join(cycle)}",
-                    )
-                )
-            elif state.get(nxt) is None and nxt in graph:
-                visit(nxt, path + [nxt])
-        state[node] = 2
-
-    for name in sorted(graph):
-        if name not in state:
-            visit(name, [name])
+            )
     return out
 
 

@@ -3,11 +3,13 @@ steering by pinned choices and the linter, forced on a small pack of their own."
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import assert_usage_error, run
 
 from chargen import names
 from chargen.conditions import resolve_text
@@ -543,3 +545,43 @@ def test_a_users_pack_is_checked_before_use(pack, tmp_path):
     overlay = Tables("demo", SPECS, frozenset(), [tables.dirs[0], bad], facts=system.facts)
     with pytest.raises(TableError, match="'planet' is not a fact"):
         overlay["arketyper"]
+
+
+# -- through the command line ---------------------------------------------------------------
+
+
+def test_tables_check_names_file_and_line_of_a_condition_fault(tmp_path):
+    pack = tmp_path / "pack" / "karma"
+    pack.mkdir(parents=True)
+    (pack / "laster.toml").write_text(
+        '# Authored for the test.\n[[entries]]\nweight = 1\nresult = "ljuger"\n'
+        '[[entries]]\nweight = 1\nresult = "super"\nwhen = { planet = "mars" }\n',
+        encoding="utf-8",
+    )
+    result = run("tables", "check", tmp_path / "pack")
+    assert result.exit_code == 2
+    assert "laster.toml:8:" in result.stderr and "'planet' is not a fact of karma" in result.stderr
+    result = run("karma", "pc", "--seed", "1", "--tables", tmp_path / "pack")
+    assert_usage_error(result, "laster.toml:8:", "planet")
+
+
+def test_a_users_gendered_row_is_resolved_in_the_historik(tmp_path):
+    pack = tmp_path / "pack" / "karma"
+    pack.mkdir(parents=True)
+    (pack / "laster.toml").write_text(
+        "# Authored for the test.\n[[entries]]\nweight = 1\n"
+        'result = { male = "ljuger som en karl", female = "ljuger som en kärring" }\n'
+        'when = { gender = "female" }\n'
+        '[[entries]]\nweight = 1\nresult = "super"\nwhen = { gender = "male" }\n',
+        encoding="utf-8",
+    )
+    assert run("tables", "check", tmp_path / "pack").exit_code == 0
+    seen = set()
+    for seed in range(12):
+        result = run("karma", "pc", "--seed", seed, "-f", "json", "--tables", tmp_path / "pack")
+        char = json.loads(result.stdout)[0]
+        event = next(e for e in char["historik"] if e.get("table") == "laster")
+        seen.add(event["result"])
+        assert event["result"] in ("ljuger som en kärring", "super")
+        assert event["result"] in char["mening"]  # roll_table hands out resolved rows
+    assert seen == {"ljuger som en kärring", "super"}

@@ -19,6 +19,7 @@ from bisect import bisect
 from itertools import accumulate
 from typing import Any
 
+from chargen import names
 from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.names import picker
@@ -45,19 +46,24 @@ SPECS = {
     "regler": Spec(
         "settings",
         fields={
-            "evnepoint": "int!",
-            "evne_start": "int!",
-            "evne_max_start": "int!",
-            "evne_max": "int!",
-            "forbedring_ved": "list[int]!",
-            "ekspertise_ved": "int!",
-            "loft_start": "int!",
-            "loft_max": "int!",
-            "sjael_pr_gave": "int!",
-            "fokus_bonus": "int!",
-            "fordeling_grund": "int!",
-            "fordeling_foretrukken": "int!",
+            "evnepoint": "int[0..1000]!",
+            "evne_start": "int[0..100]!",
+            "evne_max_start": "int[0..100]!",
+            "evne_max": "int[1..100]!",
+            "forbedring_ved": "list[int[1..100]]!",
+            "ekspertise_ved": "int[1..100]!",
+            "loft_start": "int[1..20]!",
+            "loft_max": "int[1..20]!",
+            "sjael_pr_gave": "int[0..20]!",
+            "fokus_bonus": "int[0..20]!",
+            "fordeling_grund": "int[0..20]!",
+            "fordeling_foretrukken": "int[0..20]!",
         },
+        order=(
+            ("evne_start", "evne_max_start"),
+            ("evne_max_start", "evne_max"),
+            ("loft_start", "loft_max"),
+        ),
     ),
     "evner": Spec(
         "definitions",
@@ -75,7 +81,6 @@ SPECS = {
         fields={
             "overskrift": "str!",
             "rettet_overskrift": "str",
-            "unless": "dict[any]",  # until the engine's conditions (issue 10) read it
             "loftbonus": "dict[int]",
             "fokus": "list[id:tilstande]",
             "stjerner": "dict[int]",
@@ -100,17 +105,7 @@ SPECS = {
     "grej": Spec("definitions", fields={"udgift": "int!", "type": "str", "holdbar": "bool"}),
     "startudstyr": Spec("definitions", fields={"grej": "list[id:grej]!", "penge": "dice!"}),
     "hjemstater": Spec("definitions", fields={"locale": "locale", "navne": "table"}),
-    "navne_*": Spec(
-        "settings",
-        fields={
-            "male": "list[str]!",
-            "female": "list[str]!",
-            "family": "list[str]",
-            "patronym": "dict[str]",
-            "byname": "list[str]",
-            "byname_chance": "num",
-        },
-    ),
+    "navne_*": names.NAME_SPEC,
     "skabeloner": Spec(
         "definitions",
         fields={
@@ -251,65 +246,26 @@ def _name_from(ctx: Context, hjemstat: dict) -> tuple[str, str]:
     namer = ctx.cache.get(key)
     if namer is None:
         namer = ctx.cache[key] = _namer(ctx, hjemstat)
-    return _named(ctx.rng, namer)
-
-
-class _Names:
-    """An authored names table (navne_*.toml): given names per gender, then a family name,
-    or the father's name made into a patronym, and now and then a byname."""
-
-    __slots__ = ("given", "family", "patronym", "byname", "chance")
-
-    def __init__(self, table: Table) -> None:
-        data = table.settings
-        self.given = {"male": data["male"], "female": data["female"]}
-        self.family = data.get("family") or ()
-        self.patronym = data.get("patronym")
-        if self.patronym is not None and set(self.patronym) != {"male", "female"}:
-            raise TableError(
-                [
-                    Problem(
-                        str(table.path),
-                        key_line(table.text, "patronym"),
-                        "patronym needs exactly male and female forms",
-                    )
-                ]
-            )
-        self.byname = data.get("byname") or ()
-        self.chance = data.get("byname_chance", 1.0 if not self.family else 0.0)
-
-    def pick(self, rng) -> tuple[str, str]:
-        rand = rng.random
-        gender = "female" if rand() < 0.5 else "male"
-        given = self.given[gender]
-        parts = [given[int(rand() * len(given))]]
-        if self.patronym is not None:
-            fathers = self.given["male"]
-            far = fathers[int(rand() * len(fathers))]
-            parts.append(self.patronym[gender].replace("{far}", far))
-        elif self.family:
-            parts.append(self.family[int(rand() * len(self.family))])
-        if self.byname and rand() < self.chance:
-            parts.append(self.byname[int(rand() * len(self.byname))])
-        return " ".join(parts), gender
+    return _named(ctx.rng, namer, ctx.gender())
 
 
 def _namer(ctx: Context, hjemstat: dict):
     """How a person of this home state is named: its authored names table, or Faker's
     picker for its locale (`--locale` overrides both)."""
     if "navne" in hjemstat and not ctx.locale:
-        return _Names(ctx.table(hjemstat["navne"]))
+        return names.table_picker(ctx.table(hjemstat["navne"]))
     return picker(ctx.locale or hjemstat.get("locale") or ctx.system.locale)
 
 
-def _named(rng, namer) -> tuple[str, str]:
-    """(name, gender) drawn with a namer from `_namer`."""
-    return namer.pick(rng)
+def _named(rng, namer, gender: str | None = None) -> tuple[str, str]:
+    """(name, gender) drawn with a namer from `_namer` (the gender drawn evenly unless given)."""
+    return namer.pick(rng, gender)
 
 
 def navn(char: dict, ctx: Context) -> None:
     """The home state (by weight) and a name in its style."""
-    hjemstat = ctx.table("hjemstater").pick(ctx.rng)
+    hjemstat = ctx.pick("hjemstater")
+    ctx.set_fact("hjemstat", hjemstat["id"])
     char["name"], gender = _name_from(ctx, hjemstat)
     char["kon"] = GENDER[gender]
     char["hjemstat"], char["hjemstat_navn"] = hjemstat["id"], hjemstat.get("name", hjemstat["id"])
@@ -343,7 +299,7 @@ def personlighed(char: dict, ctx: Context) -> None:
     held = {e["id"] for e in char.get("ekspertiser", [])}
     table = ctx.table("ekspertiser")
     open_ = [e for e in entry["ekspertiser"] if e not in held]
-    fitting = [e for e in open_ if _fits(table.get(e), {"blodarv": char.get("blodarv")})]
+    fitting = [e for e in open_ if ctx.fits(table.get(e))]
     open_ = fitting or open_  # a wasted pick only when nothing else fits
     if not open_:
         raise ChargenError(
@@ -353,16 +309,6 @@ def personlighed(char: dict, ctx: Context) -> None:
     eks_id = open_[int(ctx.rng.random() * len(open_))]
     char.setdefault("ekspertiser", []).append(_ekspertise(ctx, eks_id, "personlighed"))
     ctx.log(ekspertise=eks_id, fra=entry["id"])
-
-
-def _fits(entry: dict, facts: dict) -> bool:
-    """An entry's `unless` against the character's facts (the engine's own conditions,
-    issue 10, take this over)."""
-    for fact, values in entry.get("unless", {}).items():
-        values = values if isinstance(values, list) else [values]
-        if facts.get(fact) in values:
-            return False
-    return True
 
 
 def _spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
@@ -1057,6 +1003,7 @@ SYSTEM = System(
     specs=SPECS,
     effect_keys=frozenset(),
     labels=LABELS,
+    facts={"blodarv": "blodarv", "hjemstat": "hjemstater"},
     pc=PC_STEPS,
     npc=npc,
     pc_options=[

@@ -36,30 +36,31 @@ SPECS = {
     "regler": Spec(
         "settings",
         fields={
-            "hjaltepoang": "int!",
-            "k_marker": "int!",
-            "slas_ut_pa_bas": "int!",
-            "varde_min": "int!",
-            "varde_max": "int!",
-            "grundegenskap_tarning": "str!",
-            "grundegenskap_traff": "int!",
-            "uppvaxthandelser_antal": "int!",
-            "uppvaxt_allman": "table!",
-            "karriarer_min": "int!",
-            "karriarer_max": "int!",
-            "beskrivningsord_antal": "int!",
-            "utrustning_max_per_fardighet": "int!",
-            "utrustning_max_per_foremal": "int!",
+            "hjaltepoang": "int[0..100]!",
+            "k_marker": "int[0..100]!",
+            "slas_ut_pa_bas": "int[0..100]!",
+            "varde_min": "int[0..100]!",
+            "varde_max": "int[1..100]!",
+            "grundegenskap_tarning": "dice[1..100]!",
+            "grundegenskap_traff": "int[1..100]!",
+            "uppvaxthandelser_antal": "int[0..20]!",
+            "uppvaxt_allman": "table:roll!",
+            "karriarer_min": "int[1..20]!",
+            "karriarer_max": "int[1..20]!",
+            "beskrivningsord_antal": "int[0..20]!",
+            "utrustning_max_per_fardighet": "int[0..100]!",
+            "utrustning_max_per_foremal": "int[0..100]!",
             "rustning_fardighet": "str!",
-            "rustning_vikt": "int!",
-            "konsten_max": "int!",
-            "npc_grundegenskap": "int!",
-            "npc_fardighet_bas": "int!",
-            "hojning_kostnad": "int!",
-            "hojning_grundegenskap_bas": "int!",
-            "hojning_tarning": "dice!",
+            "rustning_vikt": "int[0..1000]!",
+            "konsten_max": "int[0..20]!",
+            "npc_grundegenskap": "int[0..100]!",
+            "npc_fardighet_bas": "int[0..100]!",
+            "hojning_kostnad": "int[1..100]!",
+            "hojning_grundegenskap_bas": "int[0..100]!",
+            "hojning_tarning": "dice[1..1000]!",
             "bioteknik_korporation": "id:megakorporationer!",
         },
+        order=(("varde_min", "varde_max"), ("karriarer_min", "karriarer_max")),
     ),
     "grundegenskaper": Spec("definitions"),
     "fardigheter": Spec("definitions", fields={"grundegenskap": "id:grundegenskaper!"}),
@@ -81,9 +82,9 @@ SPECS = {
     "namn_*": Spec(
         "settings",
         fields={
-            "fornamn_man": "list[str]!",
-            "fornamn_kvinna": "list[str]!",
-            "efternamn": "list[str]!",
+            "fornamn_man": "list[str]+!",
+            "fornamn_kvinna": "list[str]+!",
+            "efternamn": "list[str]+!",
             "efternamn_kvinna_suffix": "str",
         },
     ),
@@ -205,14 +206,20 @@ def apply_effects(char: dict, effects: dict, ctx: Context) -> None:
 
 def _event(ctx: Context, table: str, why: str, char: dict) -> dict:
     """Roll one event on `table`, apply its effects, note its contact."""
-    row = ctx.roll_table(table, why)[0]
-    rolled = ctx.historik[-1].get("roll")
-    apply_effects(char, row.get("effects", {}), ctx)
-    if row.get("kontakt"):
-        char.setdefault("kontakter", []).append(row["kontakt"])
-    event = {"tabell": table, "slag": rolled, "handelse": row["result"]}
-    if row.get("effects"):
-        event["effekter"] = dict(row["effects"])
+    rows = ctx.roll_table(table, why)
+    row = rows[0]
+    rolled = next((e.get("roll") for e in reversed(ctx.historik) if e.get("table") == table), None)
+    effects: dict[str, int] = {}
+    for reached in rows:  # the row rolled and every row its `ref`s reached
+        apply_effects(char, reached.get("effects", {}), ctx)
+        for key, amount in reached.get("effects", {}).items():
+            effects[key] = effects.get(key, 0) + amount
+        if reached.get("kontakt"):
+            char.setdefault("kontakter", []).append(reached["kontakt"])
+    text = " ".join(ctx.text(r["result"]) for r in rows if r.get("result"))
+    event = {"tabell": table, "slag": rolled, "handelse": text}
+    if effects:
+        event["effekter"] = effects
     if row.get("kontakt"):
         event["kontakt"] = row["kontakt"]
     return event
