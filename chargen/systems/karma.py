@@ -49,6 +49,7 @@ SPECS = {
     "sardrag": Spec("definitions", fields={"typ": "one:fordel|nackdel|neutral!"}),
     "laster": Spec("roll"),
     "dygder": Spec("roll"),
+    "lastertyper": Spec("definitions"),
     "mallar": Spec(
         "definitions",
         fields={
@@ -183,11 +184,11 @@ def karma(char: dict, ctx: Context) -> None:
 def _sentence(char: dict, ctx: Context) -> None:
     """The vice-and-virtue sentence (regler.toml `mening`: "{namn} {last} men {han} {dygd}"):
     the virtue drawn among those that do not exclude the vice."""
-    vice = ctx.pick("laster")
-    virtue = ctx.pick("dygder")
+    vice = ctx.roll_table("laster")[0]
+    virtue = ctx.roll_table("dygder")[0]
     char["last"] = ctx.text(vice["result"])
     char["dygd"] = ctx.text(virtue["result"])
-    char["last_id"], char["dygd_id"] = vice["id"], virtue["id"]
+    char["last_id"], char["dygd_id"] = vice.get("id"), virtue.get("id")
     char["mening"] = ctx.text(
         ctx.setting("regler", "mening"),
         namn=_first_name(char["name"]),
