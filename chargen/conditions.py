@@ -277,6 +277,15 @@ def check_pack(pack, tables: dict) -> list[Problem]:
 
     out: list[Problem] = []
     facts = known_facts(pack)
+    for fact, domain in (facts or {}).items():
+        if isinstance(domain, str) and domain not in pack:
+            out.append(
+                Problem(
+                    str(pack.dirs[0]),
+                    0,
+                    f"fact '{fact}' takes the ids of table '{domain}', which {pack.system} lacks",
+                )
+            )
     known_names: set[str] = set()
     for table in tables.values():
         for names in table.compiled.names:

@@ -585,11 +585,11 @@ class Context:
         """
         tab = self.tables[table]
         fact = fact or self._fact_for(option, table)
-        pool = list(tab.entries) if allowed is None else list(allowed)
         wanted = self.options.get(option.replace("-", "_"))
         if isinstance(wanted, list | tuple):
             wanted = wanted[0] if wanted else None
         if wanted is not None:
+            pool = list(tab.entries) if allowed is None else list(allowed)
             entry = self._validated(option, tab, wanted, pool, why)
             reason = self._unfit(tab, entry)
             if reason:
@@ -597,27 +597,30 @@ class Context:
                 raise ChoiceError(option, wanted, valid, f"{self._name(entry)}: {reason}")
             how = "option"
         else:
-            free = allowed is None and not tab.compiled.conditioned and not self.banned
-            if free and not self._pin_bans() and not (fact and self._steers(fact)):
-                fitting = pool
+            steer = fact is not None and self._steers(fact)
+            chooser = None
+            if allowed is None and not steer and tab.die is None:
+                chooser = self.pool(tab)  # the table's own pool, or one memoised per facts
+                fitting = chooser.entries
             else:
-                fitting = self._fitting(tab, pool)
-                if fact and self._steers(fact):
+                fitting = self._fitting(tab, None if allowed is None else list(allowed))
+                if steer:
                     ids = set(self.open_values(fact, [e["id"] for e in fitting]))
                     fitting = [e for e in fitting if e["id"] in ids]
             if self.prompter is not None and len(fitting) > 1:
-                entry = self.prompter.choose(option, tab, fitting, self.rng)
+                entry = self.prompter.choose(option, tab, list(fitting), self.rng)
                 self.options[option.replace("-", "_")] = entry["id"]  # the batch takes it
                 how = "prompt"
             else:
                 if not fitting:
-                    if pool and self.steering().pins:
+                    some = tab.entries if allowed is None else allowed
+                    if some and self.steering().pins:
                         raise ChargenError(
                             f"no {option} fits this character beside "
                             f"{self.steering().given()} ({table} has none that fit)"
                         )
                     raise ChargenError(f"no {option} is open here ({table} has none that fit)")
-                entry = tab.pick(self.rng) if fitting is pool and free else _pick(self.rng, fitting)
+                entry = chooser.pick(self.rng) if chooser is not None else _pick(self.rng, fitting)
                 how = "random"
         if fact:
             self.facts[fact] = entry["id"]

@@ -585,3 +585,16 @@ def test_a_users_gendered_row_is_resolved_in_the_historik(tmp_path):
         assert event["result"] in ("ljuger som en kärring", "super")
         assert event["result"] in char["mening"]  # roll_table hands out resolved rows
     assert seen == {"ljuger som en kärring", "super"}
+
+
+def test_lint_a_fact_whose_domain_table_is_missing(tmp_path):
+    folder = write_pack(tmp_path / "dom")
+    facts = {"megakorporation": "korporationer", "planet": "planeter"}
+    sv = make_system().pronoun_set()
+    faults = [
+        str(p)
+        for p in Tables("demo", SPECS, frozenset(), [folder], facts=facts, pronouns=sv).check()
+    ]
+    assert faults == [
+        f"{folder}: fact 'planet' takes the ids of table 'planeter', which demo lacks"
+    ]

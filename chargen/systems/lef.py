@@ -900,6 +900,8 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
     head = [["Navn", char["name"]]]
     if char.get("template"):
         head.append(["Skabelon", char.get("skabelon_navn", char["template"])])
+    if char.get("kon"):
+        head.append(["Køn", char["kon"]])
     if char.get("hjemstat"):
         head.append(["Hjemstat", char.get("hjemstat_navn", char["hjemstat"])])
     if char.get("blodarv"):
