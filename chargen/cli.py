@@ -598,7 +598,7 @@ def table_listing(tables, fmt: str):
         return
     from tabulate import tabulate
 
-    from chargen.prompts import compact, describe
+    from chargen.prompts import _plain, compact, describe
 
     markdown = fmt == "markdown"
     for table in tables:
@@ -618,7 +618,7 @@ def table_listing(tables, fmt: str):
         rows = []
         for entry, chance in zip(table.entries, _chances(table), strict=True):
             where = str(entry.get("roll", "")) if table.die else entry.get("weight", 1)
-            text = entry.get("result") or ""
+            text = _plain(entry.get("result") or "")
             if entry.get("result") and entry.get("effects"):
                 text += " (" + ", ".join(f"{k} {v}" for k, v in entry["effects"].items()) + ")"
             if entry.get("ref"):

@@ -12,11 +12,11 @@ from chargen.tables import Table
 def describe(entry: dict, fields: dict | None = None) -> str:
     """One line for an option: its name, id, description, effects and the
     table's own `fields` (an arketyp's dice, a template's ranges)."""
-    text = entry.get("name", entry.get("id", ""))
+    text = _plain(entry.get("name", entry.get("id", "")))
     if "id" in entry and entry["id"] != text:
         text += f" [{entry['id']}]"
     if entry.get("description"):
-        text += f": {entry['description']}"
+        text += f": {_plain(entry['description'])}"
     if entry.get("effects"):
         text += " (" + ", ".join(f"{k} {_signed(v)}" for k, v in entry["effects"].items()) + ")"
     details = [f"{k}: {compact(entry[k])}" for k in fields or () if k in entry]
@@ -28,6 +28,13 @@ def describe(entry: dict, fields: dict | None = None) -> str:
 def _names(entry: dict) -> tuple:
     name = entry.get("name")
     return tuple(name.values()) if isinstance(name, dict) else (name,) if name else ()
+
+
+def _plain(value) -> str:
+    """A text as a list shows it: a gendered pair as "male / female"."""
+    if isinstance(value, dict) and set(value) == {"male", "female"}:
+        return f"{value['male']} / {value['female']}"
+    return str(value)
 
 
 def compact(value) -> str:

@@ -214,7 +214,7 @@ def test_cli_choice_values_are_case_and_hyphen_insensitive():
 def test_interactive_asks_for_bakgrund_and_takes_the_answer():
     result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="munk,1\n")
     assert result.exit_code == 0, result.stderr
-    assert "Munk [munk]" in result.stderr  # the options are shown, on stderr
+    assert "[munk]" in result.stderr and "Munk" in result.stderr  # the options, on stderr
     char = json.loads(result.stdout)
     assert [b["id"] for b in char["bakgrunder"]] == ["munk", "jagare"]
     picked = [e for e in char["historik"] if e.get("choice") == "bakgrund"]
@@ -236,4 +236,5 @@ def test_list_shows_every_bakgrund():
     result = run("karma", "bakgrunder", "--list")
     assert result.exit_code == 0
     for entry in TABLES["bakgrunder"].entries:
-        assert entry["name"] in result.stdout
+        names = entry["name"].values() if isinstance(entry["name"], dict) else [entry["name"]]
+        assert all(name in result.stdout for name in names)
