@@ -16,8 +16,15 @@ from pathlib import Path
 
 import click
 
-from chargen import __version__
-from chargen.errors import ChargenError, ChoiceError, PipeClosed, TableError
+from chargen import __version__, formats
+from chargen.errors import (
+    ChargenError,
+    ChoiceError,
+    OutputError,
+    PipeClosed,
+    TableError,
+    Terminated,
+)
 from chargen.systems import REGISTRY, available, load
 
 FORMATS = ("table", "json", "jsonl", "markdown")
@@ -89,18 +96,21 @@ def common_options(func: Callable) -> Callable:
             "-f",
             "--format",
             "fmt",
-            type=SlugChoice(FORMATS + PRINT_FORMATS),
+            type=SlugChoice(FORMATS + PRINT_FORMATS + formats.names()),
             default="table",
             show_default=True,
             help="table (sheet or roster), json (array), jsonl (one object per line), markdown;"
-            " html and pdf (printable sheets and NPC cards).",
+            " html and pdf (printable sheets and NPC cards); where a system has them: "
+            + ", ".join(f"{e.id} ({e.help})" for e in formats.FORMATS.values())
+            + ".",
         ),
         click.option(
             "-o",
             "--output",
-            type=click.Path(dir_okay=False),
+            type=click.Path(),
             default=None,
-            help="Write to FILE (atomically) instead of stdout.",
+            help="Write to FILE (atomically) instead of stdout; -f foundry with -n 2 or more: "
+            "a new folder DIR.",
         ),
         click.option(
             "--locale",
@@ -173,9 +183,23 @@ def cli(debug: bool) -> None:
 # -- system groups ----------------------------------------------------------
 
 
+class StepGroup(click.Group):
+    """A system's commands; an unknown one is refused with the list of valid ones."""
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            shown = name if len(name) <= 60 else name[:57] + "..."
+            raise click.UsageError(
+                f"unknown command or step '{shown}'. Valid: {', '.join(self.list_commands(ctx))}",
+                ctx,
+            )
+        return super().resolve_command(ctx, args)
+
+
 def build_system_group(system) -> click.Group:
     """A click group for one system: pc, npc, and one command per procedure step."""
-    group = click.Group(
+    group = StepGroup(
         system.id,
         help=f"{system.name} ({system.language}). {system.description}".strip(),
         context_settings={"help_option_names": ["-h", "--help"]},
@@ -242,7 +266,7 @@ def _generate_command(system, kind: str, step) -> click.Command:
         run_generate(system, kind, step, **params)
 
     command = callback
-    for option in reversed(options):
+    for option in reversed(options + formats.options_for(system.id)):
         command = _system_option(system, option)(command)
     command = click.option(
         "--interactive",
@@ -321,6 +345,8 @@ def run_generate(
     from chargen.procedure import generate
     from chargen.seeds import draw_seed
 
+    export = None if list_tables else formats.lookup(fmt, system.id, step)
+    export_values = formats.values_for(export, system.id, chosen)
     pack = load_tables(system, tables_dirs)
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output)
@@ -348,6 +374,8 @@ def run_generate(
         step.id if step is not None else None,
     )
     items = out.progress(items, count)
+    if export is not None:
+        return out.export(export, system, pack, items, count, export_values, output)
     if fmt == "pdf":
         from chargen import printable
 
@@ -391,33 +419,62 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs) -> 
     from chargen.dice import parse
     from chargen.seeds import draw_seed
 
+    formats.lookup(fmt, None)  # -f foundry and the like are for characters
     if fmt in PRINT_FORMATS:
         raise ChargenError(
             f"-f {fmt} prints characters; a roll takes table, json, jsonl or markdown"
         )
+    from click.core import ParameterSource
+
+    given = click.get_current_context().get_parameter_source
+    for flag, key in (("--locale", "locale"), ("--tables", "tables_dirs")):
+        if given(key) == ParameterSource.COMMANDLINE:  # CHARGEN_TABLES in the environment is fine
+            raise click.UsageError(
+                f"chargen roll does not use {flag}: dice need no names or tables"
+            )
     parsed = [parse(e) for e in expressions]
     rng = random.Random(draw_seed() if seed is None else seed)
     rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)
     if fmt in ("json", "jsonl"):
         chunks = out.json_array(rolls) if fmt == "json" else out.jsonl(rolls)
     else:
-        chunks = _roll_rows(rolls, fmt == "markdown")
+        chunks = _roll_rows(rolls, fmt == "markdown", parsed)
     with out.destination(output) as stream:
         out.write(chunks, stream)
 
 
-def _roll_rows(rolls, markdown: bool):
-    from tabulate import tabulate
+def _roll_rows(rolls, markdown: bool, parsed=(), chunk: int = 1000):
+    """Rolls as a table, written `chunk` rows at a time so a million rolls stream:
+    the column widths come from the expressions and their ranges, not the rows."""
+    from itertools import islice
 
-    rows = [[r["expression"], r["total"], " ".join(map(str, r["dice"]))] for r in rolls]
-    yield (
-        tabulate(
-            rows,
-            headers=["expression", "total", "dice"],
-            tablefmt="github" if markdown else "simple",
+    heads = ("expression", "total", "dice")
+    width = max([len(heads[0]), *(len(d.text) for d in parsed)])
+    digits = max([len(heads[1]), *(len(str(v)) for d in parsed for v in _total_range(d))])
+    if markdown:
+        yield f"| {heads[0]:<{width}} | {heads[1]:>{digits}} | {heads[2]} |\n"
+        yield f"|{'-' * (width + 2)}|{'-' * (digits + 1)}:|------|\n"
+        line = "| {:<" + str(width) + "} | {:>" + str(digits) + "} | {} |\n"
+    else:
+        yield f"{heads[0]:<{width}}  {heads[1]:>{digits}}  {heads[2]}\n"
+        yield f"{'-' * width}  {'-' * digits}  {'-' * 6}\n"
+        line = "{:<" + str(width) + "}  {:>" + str(digits) + "}  {}\n"
+    rolls = iter(rolls)
+    while True:
+        block = islice(rolls, chunk)
+        text = "".join(
+            line.format(r["expression"], r["total"], " ".join(map(str, r["dice"]))) for r in block
         )
-        + "\n"
-    )
+        if not text:
+            return
+        yield text
+
+
+def _total_range(dice) -> tuple[int, int]:
+    low, high = dice.span
+    if dice.aces:  # an aceing die has no top: leave room for a long run
+        high = high * 10
+    return low, high
 
 
 # -- systems ---------------------------------------------------------------
@@ -649,8 +706,12 @@ def tables_check(directory, system_id) -> None:
     DIR/SYSTEM/*.toml (or a folder of one system's tables with --system), checked
     together with the built-in tables it is laid over.
     """
+    from chargen.tables import pack_problems
+
     overlays = [Path(directory)] if directory else []
     systems = _systems_for(system_id)
+    if directory and pack_problems(Path(directory)):
+        raise TableError(pack_problems(Path(directory)))
     if directory and system_id is None:
         systems = [
             s for s in systems if (Path(directory) / s).is_dir() or Path(directory).name == s
@@ -677,10 +738,18 @@ def tables_check(directory, system_id) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI and map every outcome to an exit status."""
     _debug["on"] = os.environ.get("CHARGEN_DEBUG") == "1"
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        sys.stdout = _ClosedStdout()
     try:
         result = cli.main(args=argv, prog_name="chargen", standalone_mode=False)
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            try:
+                sys.stdout.flush()
+            except OSError as exc:  # a full disk behind `>`: say so, exit 2
+                raise OutputError(f"cannot write standard output: {exc.strerror}", True) from None
         sys.exit(result if isinstance(result, int) else 0)
+    except Terminated as exc:  # SIGTERM / SIGHUP while writing a file: it is cleaned up
+        sys.exit(exc.code)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -690,6 +759,8 @@ def main(argv: list[str] | None = None) -> None:
     except ChargenError as exc:
         if _debug["on"]:
             raise
+        if isinstance(exc, OutputError) and exc.stdout:
+            _quiet_stdout()  # nothing more to write there, and no error again at exit
         click.echo(f"chargen: error: {exc}", err=True)
         sys.exit(2)
     except (PipeClosed, BrokenPipeError):
@@ -706,6 +777,25 @@ def main(argv: list[str] | None = None) -> None:
             err=True,
         )
         sys.exit(1)
+
+
+class _ClosedStdout:
+    """Stands in for a stdout that was closed before chargen started: writing to it
+    is exit 2 with that cause (give -o FILE instead)."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise OutputError("standard output is closed: give -o FILE to write elsewhere")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError("standard output is closed")
 
 
 def _quiet_stdout() -> None:

@@ -54,3 +54,19 @@ class TableError(ChargenError):
 
 class PipeClosed(Exception):
     """The reader of stdout went away (`chargen ... | head -1`): stop quietly."""
+
+
+class OutputError(ChargenError):
+    """The place output goes to cannot take it (full disk, closed stdout, no such folder)."""
+
+    def __init__(self, text: str, stdout: bool = False) -> None:
+        super().__init__(text)
+        self.stdout = stdout  # the failing stream was stdout: silence it before exiting
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP while a file was written: cleaned up, then exit 128 + signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.code = 128 + signum

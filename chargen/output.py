@@ -7,8 +7,11 @@ Lines one line each, rosters in chunks. Files are written atomically.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -16,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from chargen.errors import ChargenError, PipeClosed
+from chargen.errors import ChargenError, OutputError, PipeClosed, Terminated
 
 FORMATS = ("table", "json", "jsonl", "markdown")
 ROSTER_CHUNK = 1000  # rows per tabulated block of a roster (tabulate cannot stream)
@@ -185,34 +188,120 @@ def progress(items: Iterable[Any], count: int, stream: TextIO | None = None) -> 
 
 @contextmanager
 def destination(path: str | None):
-    """stdout, or a file written atomically: a temporary file beside it, renamed at
-    the end, removed on any error or interrupt so no partial file is ever left."""
+    """stdout, or FILE as the shell's `>` would write it, but atomically.
+
+    A regular file (or a new one) gets a temporary file beside it, renamed over it
+    at the end and removed on any error, interrupt, SIGTERM or SIGHUP, so no partial
+    file is ever left; the file keeps its mode and owner, and a symlink's target
+    is replaced, not the link. Devices, FIFOs and /dev/stdout are written directly.
+    What `>` refuses is refused: an empty name, a folder, a name ending in "/", a
+    file this user may not write.
+    """
     if path is None or path == "-":
+        if sys.stdout is None or type(sys.stdout).__name__ == "_ClosedStdout":
+            raise OutputError("standard output is closed: give -o FILE to write elsewhere")
         yield sys.stdout
-        sys.stdout.flush()
+        _flush(sys.stdout, "standard output")
         return
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise ChargenError(f"cannot write {path}: folder {folder} does not exist")
+    shown = path if len(path) <= 200 else path[:197] + "..."
+    if not path:
+        raise OutputError("-o needs a file name ('-' is standard output)")
+    if path.endswith("/") or os.path.isdir(path):
+        raise OutputError(f"cannot write {shown}: it is a folder")
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        info = os.stat(path)  # follows symlinks: what `>` would write to
+    except FileNotFoundError:
+        info = None
     except OSError as exc:
-        raise ChargenError(f"cannot write {path}: {exc.strerror}") from None
+        raise OutputError(f"cannot write {shown}: {exc.strerror}") from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        yield from _direct(path, shown)
+        return
+    target = Path(os.path.realpath(path))  # a symlink's target is what gets replaced
+    folder = target.parent
+    if not folder.is_dir():
+        raise OutputError(f"cannot write {shown}: folder {Path(path).parent} does not exist")
+    if info is not None and not os.access(target, os.W_OK):
+        raise OutputError(f"cannot write {shown}: permission denied")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name[:40]}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {exc.strerror}") from None
+    previous = _trap_signals()
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.chargen_name = shown  # what a write error names
             yield handle
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+            _flush(handle, shown)
+        if info is not None:
+            os.chmod(tmp, stat.S_IMODE(info.st_mode))
+            if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+                with contextlib.suppress(OSError):
+                    os.chown(tmp, info.st_uid, info.st_gid)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"cannot write {shown}: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    finally:
+        _restore_signals(previous)
+
+
+def _direct(path: str, shown: str):
+    """A device, a FIFO or /dev/stdout: opened and written as `>` would, in place."""
+    try:
+        handle = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+    except OSError as exc:
+        raise OutputError(f"cannot write {shown}: {exc.strerror}") from None
+    handle.chargen_name = shown
+    try:
+        yield handle
+        _flush(handle, shown)
+    finally:
+        with contextlib.suppress(OSError):
+            handle.close()
+
+
+def _flush(stream, shown: str) -> None:
+    try:
+        stream.flush()
+    except BrokenPipeError:
+        raise PipeClosed() from None
+    except OSError as exc:
+        raise OutputError(
+            f"cannot write {shown}: {exc.strerror or exc}", stream is sys.stdout
+        ) from None
+
+
+def _trap_signals() -> dict:
+    previous = {}
+
+    def stop(signum, frame):
+        raise Terminated(signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            with contextlib.suppress(ValueError, OSError):  # not the main thread
+                previous[number] = signal.signal(number, stop)
+    return previous
+
+
+def _restore_signals(previous: dict) -> None:
+    for number, handler in previous.items():
+        with contextlib.suppress(ValueError, OSError, TypeError):
+            signal.signal(number, handler)
 
 
 def write(chunks: Iterable[str], out: TextIO) -> None:
-    """Write every chunk; flush at the end so a closed pipe shows up here, not at exit."""
+    """Write every chunk; flush at the end so a closed pipe or a full disk shows up
+    here (as PipeClosed or OutputError), not at exit."""
     write_chunk = out.write
     try:
         for chunk in chunks:
@@ -220,6 +309,55 @@ def write(chunks: Iterable[str], out: TextIO) -> None:
         out.flush()
     except BrokenPipeError:
         raise PipeClosed() from None
+    except OSError as exc:
+        where = "standard output" if out is sys.stdout else getattr(out, "chargen_name", out.name)
+        raise OutputError(
+            f"cannot write {where}: {exc.strerror or exc}", out is sys.stdout
+        ) from None
+
+
+@contextmanager
+def new_folder(path: str):
+    """A folder written whole or not at all: files go into a temporary folder beside
+    it, renamed to `path` at the end and removed on any error or interrupt. `path`
+    must not exist yet, or be an empty folder."""
+    import shutil
+
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise ChargenError(f"cannot write {path}: folder {parent} does not exist")
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise ChargenError(
+            f"cannot write the folder {path}: it exists (name a new or empty folder)"
+        )
+    try:
+        tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp"))
+    except OSError as exc:
+        raise ChargenError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        yield tmp
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)
+        if target.is_dir():
+            target.rmdir()
+        os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def export(fmt, system, tables, items: Iterable[dict], count: int, values: dict, path) -> None:
+    """Write a registered format (chargen.formats): text to stdout or `-o FILE`, or
+    with -n 2 or more and `-o DIR` the folder its module writes, when it has one."""
+    module = fmt.load()
+    if path not in (None, "-") and count > 1 and hasattr(module, "write_folder"):
+        with new_folder(path) as tmp:
+            module.write_folder(system, tables, items, count, values, tmp)
+        return
+    with destination(path) as stream:
+        write(module.render(system, tables, items, count, values), stream)
 
 
 def write_bytes(data: bytes, out) -> None:

@@ -94,14 +94,68 @@ def builtin_root() -> Path:
 def pack_dir(root: Path, system: str) -> Path | None:
     """The folder of `system`'s tables inside a user's pack `root`, if it has one.
 
-    A pack is laid out as ROOT/SYSTEM/*.toml; a folder named after the system, or
-    holding *.toml files directly, is taken as it is.
+    A pack is laid out as ROOT/SYSTEM/*.toml (one folder per system it changes); a
+    folder named after the system, or holding *.toml files directly, is taken as
+    that system's. A layout that cannot be meant (no system's tables at all, a
+    system folder that is a file or not in lower case, an unreadable folder) is a
+    TableError, the same for `chargen tables check` and for generation.
     """
+    problems = pack_problems(root)
+    if problems:
+        raise TableError(problems)
     if (root / system).is_dir():
         return root / system
-    if root.name == system or any(p.suffix == ".toml" for p in root.iterdir()):
+    if root.name == system or _loose_tables(root):
         return root
     return None
+
+
+def pack_problems(root: Path) -> list[Problem]:
+    """What is wrong with the layout of the pack folder `root` (nothing: [])."""
+    from chargen.systems import REGISTRY
+
+    where = str(root)
+    try:
+        names = sorted(os.listdir(root))
+    except OSError as exc:
+        return [Problem(where, 0, f"cannot read the pack folder: {exc.strerror or exc}")]
+    out = []
+    found = False
+    for name in names:
+        system = name.lower()
+        if system not in REGISTRY:
+            continue
+        path = root / name
+        if name != system:
+            out.append(Problem(str(path), 0, f"a system folder is named in lower case: {system}"))
+        elif not path.is_dir():
+            out.append(Problem(str(path), 0, f"{name} must be a folder of {name}'s *.toml tables"))
+        else:
+            found = True
+    if out or found or root.name in REGISTRY or _loose_tables(root):
+        return out
+    nested = sorted(
+        str(sub.relative_to(root))
+        for sub in root.glob("*/*")
+        if sub.name in REGISTRY and sub.is_dir()
+    )
+    hint = f" (found {nested[0]}: give {root / Path(nested[0]).parent} instead)" if nested else ""
+    systems = ", ".join(REGISTRY)
+    return [
+        Problem(
+            where,
+            0,
+            f"holds no system's tables: lay a pack out as {root.name or root}/SYSTEM/*.toml "
+            f"(SYSTEM one of {systems}){hint}",
+        )
+    ]
+
+
+def _loose_tables(root: Path) -> bool:
+    try:
+        return any(p.suffix == ".toml" for p in root.iterdir())
+    except OSError:
+        return False
 
 
 class Pool:

@@ -1,0 +1,1 @@
+"""Exporters for the formats registered in chargen.formats (Foundry VTT, stat blocks)."""

@@ -1,0 +1,182 @@
+"""`-f statblock`: savage characters as Savage Worlds stat blocks.
+
+The layout game masters paste into forums, documents and the swade-npc-importer
+Foundry module: the name line, a line of who it is, then the English labels that the
+SWADE style and the importer use (Attributes:, Skills:, Pace:, Parry:, Toughness:
+with armour in brackets, Hindrances: with (Major)/(Minor), Edges:, Powers:,
+Power Points:, Gear: with the weapons' numbers written out, Special Abilities: as
+bullets). Names stay Hungarian. A squad is one block: the template, the members'
+names and the shared action card under the name line, then the stat block once.
+
+`--latin1` writes ő ű as õ û: the importer reads the names of Edges, Hindrances and
+Gear only in Latin-1 letters ("Bőrvért" would come out as "B").
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterable, Iterator
+
+from chargen.export.foundry import mapping
+
+WIDTH = 80
+ATTRIBUTE_LABELS = {
+    "agility": "Agility",
+    "smarts": "Smarts",
+    "spirit": "Spirit",
+    "strength": "Strength",
+    "vigor": "Vigor",
+}
+LOCATION_LABELS = {"fej": "head", "torzs": "torso", "kar": "arms", "lab": "legs"}
+LATIN1 = str.maketrans({"ő": "õ", "Ő": "Õ", "ű": "û", "Ű": "Û"})
+_GRADE = re.compile(r"\s*\((?:súlyos|enyhe)\)$")
+_PARENS = re.compile(r"\s*\(([^()]*)\)")
+
+
+def _name(table, key: str) -> str:
+    return table.get(key)["name"] if key in table else key
+
+
+def _wrap(text: str, width: int = WIDTH) -> str:
+    """A line wrapped at spaces only (the importer joins a section's lines again)."""
+    return "\n".join(
+        textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
+    )
+
+
+def gear_name(name: str) -> str:
+    """A name the importer's gear pattern keeps whole: "Kötél (10 m)" -> "Kötél 10 m"."""
+    return _PARENS.sub(lambda m: f" {m[1]}", name).replace(",", "").strip()
+
+
+def weapon_text(item: dict) -> str:
+    """A weapon with its numbers: (Str+d6) or (Range 24/48/96, Damage 2d8, RoF 3, AP 2)."""
+    dmg = item.get("sebzes", "").replace("Erő", "Str").replace(" ", "")
+    parts = []
+    if "lotav" in item:
+        parts.append(f"Range {item['lotav']}")
+        if dmg:
+            parts.append(f"Damage {dmg}")
+        parts.append(f"RoF {item.get('tgy', 1)}")
+    elif dmg:
+        parts.append(dmg if dmg.startswith("Str") else f"Damage {dmg}")
+    if item.get("pancel_tores"):
+        parts.append(f"AP {item['pancel_tores']}")
+    if item.get("eleres"):
+        parts.append(f"Reach {item['eleres']}")
+    if item.get("lovesek"):
+        parts.append(f"Shots {item['lovesek']}")
+    return f"{gear_name(item['nev'])} ({', '.join(parts)})" if parts else gear_name(item["nev"])
+
+
+def gear_text(item: dict) -> str:
+    if "sebzes" in item:
+        return weapon_text(item)
+    if "pancel" in item:
+        places = [LOCATION_LABELS.get(h, h) for h in item.get("hely", ())]
+        numbers = ", ".join([f"+{item['pancel']}", *places])
+        return f"{gear_name(item['nev'])} ({numbers})"
+    if "haritas" in item:
+        return f"{gear_name(item['nev'])} (+{item['haritas']} Parry)"
+    return gear_name(item["nev"])
+
+
+def _abilities(char: dict, tables) -> list[str]:
+    lines = []
+    if char.get("meret"):
+        lines.append(f"Size {char['meret']:+d}")
+    if char.get("futaskocka") and char["futaskocka"] != "d6":
+        lines.append(f"Speed: futáskocka {char['futaskocka']}")
+    for text in char.get("kulonleges", ()):
+        lines.append(text.strip().rstrip("."))
+    grade = char.get("szivos")
+    if grade:
+        grades = tables["szivos_fokozatok"]
+        entry = grades.get(grade) if grade in grades else {"name": grade}
+        words = entry.get("description", "").rstrip(".")
+        lines.append(f"{entry['name']}: {words}" if words else entry["name"])
+    return lines
+
+
+def block(char: dict, tables, members: list[str] | None = None) -> str:
+    """One stat block (a squad's with its members' names under the name line)."""
+    m = mapping()
+    skills_table = tables["kepzettsegek"]
+    pc = char.get("kind") == "pc"
+    role = "Főszereplő" if char.get("foszereplo") else "Mellékszereplő"
+    if pc:
+        era = _name(tables["korszakok"], char.get("korszak", ""))
+        who = [role, char.get("koncepcio", ""), era]
+    else:
+        sablon = char.get("sablon") or _name(tables["mellekszereplok"], char.get("template", ""))
+        who = [role, sablon]
+    lines: list[str] = []
+    if members is not None:
+        sablon = char.get("sablon") or char.get("template", "")
+        lines.append(f"{sablon} (osztag, {len(members)} fő)")
+        lines.append(_wrap(f"Tagok: {', '.join(members)}."))
+        lines.append(f"Közös Akciókártya: {char.get('akciokartya')}; {char.get('squad')}.")
+    else:
+        lines.append(char["name"])
+    lines.append(
+        f"{', '.join(w for w in who if w)}. Sorspont {char.get('sorspont', 0)}, "
+        f"Sebek {char.get('sebek_max', 0)}."
+    )
+    attrs = char["alaptulajdonsagok"]
+    lines.append(
+        "Attributes: "
+        + ", ".join(f"{ATTRIBUTE_LABELS[en]} {attrs[hu]}" for hu, en in m["attributes"].items())
+    )
+    skills = ", ".join(f"{_name(skills_table, k)} {v}" for k, v in char["kepzettsegek"].items())
+    lines.append(_wrap(f"Skills: {skills}"))
+    armour = char.get("pancel", 0)
+    tough = f"{char['szivossag']} ({armour})" if armour else str(char["szivossag"])
+    lines.append(f"Pace: {char['mozgas']}; Parry: {char['haritas']}; Toughness: {tough}")
+    if char.get("hatranyok"):
+        flaws = ", ".join(
+            f"{_GRADE.sub('', h['nev'])} ({'Major' if h['sulyossag'] == 'sulyos' else 'Minor'})"
+            for h in char["hatranyok"]
+        )
+        lines.append(_wrap(f"Hindrances: {flaws}"))
+    if char.get("elonyok"):
+        lines.append(_wrap(f"Edges: {', '.join(e['nev'] for e in char['elonyok'])}"))
+    background = char.get("arkan_hatter") or {}
+    powers = background.get("hatalmak") or ()
+    if powers:
+        lines.append(_wrap(f"Powers: {', '.join(p['nev'] for p in powers)}"))
+        lines.append(f"Power Points: {background.get('hatalompont', 0)}")
+    gear = [gear_text(i) for i in char.get("felszereles", ())]
+    if gear:
+        lines.append(_wrap(f"Gear: {', '.join(gear)}"))
+    abilities = _abilities(char, tables)
+    if abilities:
+        lines.append("Special Abilities:")
+        lines += [_wrap(f"• {a}") for a in abilities]
+    return "\n".join(lines) + "\n"
+
+
+def blocks(items: Iterable[dict], tables) -> Iterator[str]:
+    """A block per character; the members of one squad share one block."""
+    squad: list[dict] = []
+    for char in items:
+        if char.get("squad"):
+            if squad and squad[0]["squad"] != char["squad"]:
+                yield block(squad[0], tables, [c["name"] for c in squad])
+                squad = []
+            squad.append(char)
+            continue
+        if squad:
+            yield block(squad[0], tables, [c["name"] for c in squad])
+            squad = []
+        yield block(char, tables)
+    if squad:
+        yield block(squad[0], tables, [c["name"] for c in squad])
+
+
+def render(system, tables, items: Iterable[dict], count: int, values: dict) -> Iterator[str]:
+    """The blocks, a blank line between two; with --latin1 ő ű as õ û."""
+    latin1 = bool(values.get("latin1"))
+    for n, text in enumerate(blocks(items, tables)):
+        text = text.translate(LATIN1) if latin1 else text
+        yield ("\n" if n else "") + text
