@@ -65,6 +65,12 @@ format_option = click.option(
     show_default=True,
     help="table (sheet or roster), json (array), jsonl (one object per line), markdown.",
 )
+width_option = click.option(
+    "--width",
+    type=click.IntRange(20, 1000),
+    default=None,
+    help="Width of table and markdown text (default: COLUMNS on a terminal, else 80).",
+)
 tables_option = click.option(
     "--tables",
     "tables_dirs",
@@ -119,6 +125,7 @@ def common_options(func: Callable) -> Callable:
             help="Faker locale for names, overriding the system's own (e.g. sv_SE, hu_HU).",
         ),
         tables_option,
+        width_option,
     ]
     for option in reversed(options):
         func = option(func)
@@ -339,17 +346,19 @@ def run_generate(
     tables_dirs,
     interactive: bool,
     list_tables: bool = False,
+    width: int | None = None,
     **chosen,
 ) -> None:
     from chargen import output as out
     from chargen.procedure import generate
     from chargen.seeds import draw_seed
 
+    width = width or out.terminal_width()
     export = None if list_tables else formats.lookup(fmt, system.id, step)
     export_values = formats.values_for(export, system.id, chosen)
     pack = load_tables(system, tables_dirs)
     if list_tables:
-        return show_step_tables(system, step, pack, fmt, output)
+        return show_step_tables(system, step, pack, fmt, output, width)
     if locale is not None:
         from chargen.names import is_locale, unknown_locale
 
@@ -360,7 +369,7 @@ def run_generate(
     if interactive:
         from chargen.prompts import Prompter
 
-        prompter = Prompter()
+        prompter = Prompter(pack.labels, width=out.terminal_width(sys.stderr), pack=pack)
     batch_seed = draw_seed() if seed is None else seed
     items = generate(
         system,
@@ -386,10 +395,10 @@ def run_generate(
             out.write_bytes(data, stream)
         return
     with out.destination(output) as stream:
-        out.write(out.render(system, pack, items, fmt, count, step), stream)
+        out.write(out.render(system, pack, items, fmt, count, step, width), stream)
 
 
-def show_step_tables(system, step, pack, fmt, output) -> None:
+def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:
     import fnmatch
 
     from chargen import output as out
@@ -398,7 +407,7 @@ def show_step_tables(system, step, pack, fmt, output) -> None:
     if not names:
         raise ChargenError(f"step '{step.id}' has no tables to list")
     with out.destination(output) as stream:
-        out.write(table_listing([pack[n] for n in dict.fromkeys(names)], fmt), stream)
+        out.write(out.listing([pack[n] for n in dict.fromkeys(names)], fmt, pack, width), stream)
 
 
 # -- roll ------------------------------------------------------------------
@@ -407,7 +416,7 @@ def show_step_tables(system, step, pack, fmt, output) -> None:
 @cli.command("roll")
 @click.argument("expressions", nargs=-1, required=True)
 @common_options
-def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs) -> None:
+def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs, width) -> None:
     """Roll dice: 2T10, 3d6, 2k6, d66, d6! (aces), 4d6kh3, 2d20kl1, 1T6-1.
 
     Each roll is one object {"expression", "total", "dice"}; -n rolls each
@@ -482,7 +491,8 @@ def _total_range(dice) -> tuple[int, int]:
 
 @cli.command("systems")
 @format_option
-def systems_command(fmt: str) -> None:
+@width_option
+def systems_command(fmt: str, width: int | None) -> None:
     """The systems, their language, commands and creation steps."""
     from chargen import output as out
 
@@ -511,8 +521,6 @@ def systems_command(fmt: str) -> None:
     elif fmt == "jsonl":
         chunks = out.jsonl(rows)
     else:
-        from tabulate import tabulate
-
         table = [
             [
                 r["id"],
@@ -523,14 +531,8 @@ def systems_command(fmt: str) -> None:
             ]
             for r in rows
         ]
-        chunks = [
-            tabulate(
-                table,
-                headers=["system", "name", "language", "commands", "steps (each also a command)"],
-                tablefmt="github" if fmt == "markdown" else "simple",
-            )
-            + "\n"
-        ]
+        heads = ["system", "name", "language", "commands", "steps (each also a command)"]
+        chunks = [out.grid(table, heads, fmt == "markdown", width or out.terminal_width())]
     out.write(chunks, sys.stdout)
 
 
@@ -554,7 +556,8 @@ def _systems_for(system_id: str | None) -> list[str]:
 @click.option("--system", "system_id", default=None, help="Only this system's tables.")
 @tables_option
 @format_option
-def tables_list(system_id, tables_dirs, fmt) -> None:
+@width_option
+def tables_list(system_id, tables_dirs, fmt, width) -> None:
     """Every table per system: its kind, die and size, and where it comes from."""
     from chargen import output as out
 
@@ -580,20 +583,12 @@ def tables_list(system_id, tables_dirs, fmt) -> None:
     if fmt in ("json", "jsonl"):
         chunks = out.json_array(rows) if fmt == "json" else out.jsonl(rows)
     else:
-        from tabulate import tabulate
-
         body = [
             [r["system"], r["table"], r["kind"], r["die"] or "", r["entries"], r["source"]]
             for r in rows
         ]
-        chunks = [
-            tabulate(
-                body,
-                headers=["system", "table", "kind", "die", "entries", "source"],
-                tablefmt="github" if fmt == "markdown" else "simple",
-            )
-            + "\n"
-        ]
+        heads = ["system", "table", "kind", "die", "entries", "source"]
+        chunks = [out.grid(body, heads, fmt == "markdown", width or out.terminal_width())]
     out.write(chunks, sys.stdout)
 
 
@@ -604,7 +599,8 @@ def tables_list(system_id, tables_dirs, fmt) -> None:
 )
 @tables_option
 @format_option
-def tables_show(name, system_id, tables_dirs, fmt) -> None:
+@width_option
+def tables_show(name, system_id, tables_dirs, fmt, width) -> None:
     """One table's rows with their ranges and each row's chance in percent."""
     from chargen import output as out
 
@@ -627,71 +623,19 @@ def tables_show(name, system_id, tables_dirs, fmt) -> None:
             f"table '{name}' exists in several systems; name one: "
             + ", ".join(f"{t.path.parent.name}/{name}" for t in found)
         )
-    out.write(table_listing(found, fmt), sys.stdout)
+    out.write(
+        out.listing(found, fmt, _pack_of(found[0], tables_dirs), width or out.terminal_width()),
+        sys.stdout,
+    )
 
 
-def table_listing(tables, fmt: str):
-    """The rows of tables for `tables show` and `--list`: range or weight, chance, text, effects."""
-    from chargen import output as out
-
-    if fmt in ("json", "jsonl"):
-        items = (
-            {
-                "table": t.name,
-                "kind": t.kind,
-                "die": t.die.text if t.die else None,
-                "description": t.description,
-                "entries": [
-                    dict(e, chance=round(p * 100, 2))
-                    for e, p in zip(t.entries, _chances(t), strict=True)
-                ]
-                if t.kind != "settings"
-                else [],
-                **({"settings": t.settings} if t.kind == "settings" else {}),
-            }
-            for t in tables
-        )
-        yield from out.json_array(items) if fmt == "json" else out.jsonl(items)
-        return
-    from tabulate import tabulate
-
-    from chargen.prompts import _plain, compact, describe
-
-    markdown = fmt == "markdown"
-    for table in tables:
-        title = f"{table.name} ({table.die.text})" if table.die else table.name
-        yield (f"## {title}\n\n" if markdown else f"{title}\n{'=' * len(title)}\n")
-        if table.description:
-            yield table.description + "\n\n"
-        if table.kind == "settings":
-            rows = [[k, v] for k, v in table.settings.items()]
-            yield (
-                tabulate(
-                    rows, headers=["setting", "value"], tablefmt="github" if markdown else "simple"
-                )
-                + "\n\n"
-            )
-            continue
-        rows = []
-        for entry, chance in zip(table.entries, _chances(table), strict=True):
-            where = str(entry.get("roll", "")) if table.die else entry.get("weight", 1)
-            text = _plain(entry.get("result") or "")
-            if entry.get("result") and entry.get("effects"):
-                text += " (" + ", ".join(f"{k} {v}" for k, v in entry["effects"].items()) + ")"
-            if entry.get("ref"):
-                text += f" -> {entry['ref']}"
-            if entry.get("result"):
-                details = [f"{k}: {compact(entry[k])}" for k in table.spec.fields if k in entry]
-                text += ("\n  " + "; ".join(details)) if details else ""
-            else:
-                text = describe(entry, table.spec.fields)
-            rows.append([where, f"{chance * 100:.1f}%", text])
-        head = ["roll" if table.die else "weight", "chance", "result"]
-        yield tabulate(rows, headers=head, tablefmt="github" if markdown else "simple") + "\n\n"
-
-
-def _chances(table) -> list[float]:
-    return table.probabilities() if table.kind != "settings" else []
+def _pack_of(table, tables_dirs):
+    """The pack a table was found in (for the names and words of its listing)."""
+    for sid in available():
+        pack = load(sid).tables(_overlay_paths(tables_dirs))
+        if table.name in pack and pack.files[table.name] == table.path:
+            return pack
+    raise ChargenError(f"no system holds {table.path}")
 
 
 @tables_group.command("check")

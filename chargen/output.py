@@ -10,10 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from chargen.errors import ChargenError, OutputError, PipeClosed, Terminated
 
 FORMATS = ("table", "json", "jsonl", "markdown")
-ROSTER_CHUNK = 1000  # rows per tabulated block of a roster (tabulate cannot stream)
+ROSTER_CHUNK = 1000  # rows per laid-out block of a roster
 BATCH_SHEET_LIMIT = 10_000  # a batch sheet (a squad's stat block) collects its members first
 
 # Characters are trees of plain dicts and lists, so the circular-reference check is skipped.
@@ -45,55 +45,81 @@ def json_array(items: Iterable[Any]) -> Iterator[str]:
     yield "[]\n" if first else "\n]\n"
 
 
-def section_text(sections: list, markdown: bool, title: str = "") -> str:
-    """A sheet (a list of Sections) as plain text or Markdown."""
-    from tabulate import tabulate
+def section_text(sections: list, markdown: bool, title: str = "", width: int = 80) -> str:
+    """A sheet (a list of Sections) as plain text fitting `width`, or as Markdown."""
+    from chargen.render import section_text as layout
+
+    return layout(sections, markdown, title, width)
+
+
+def _columns(system, labels) -> list:
+    """The roster's Columns (old (label, key) pairs read as labels keys where they are)."""
+    from chargen.procedure import Column
 
     out = []
-    if title:
-        out.append(f"# {title}\n" if markdown else f"{title}\n{'=' * len(title)}\n")
-    for section in sections:
-        if markdown:
-            out.append(f"## {section.title}\n")
-        else:
-            out.append(f"{section.title}\n{'-' * len(section.title)}")
-        if section.text:
-            out.append(section.text + ("\n" if markdown else ""))
-        if section.rows:
-            if markdown:
-                headers = section.headers or [""] * len(section.rows[0])
-                out.append(tabulate(section.rows, headers=headers, tablefmt="github") + "\n")
-            else:
-                out.append(
-                    tabulate(
-                        section.rows,
-                        headers=section.headers or (),
-                        tablefmt="simple" if section.headers else "plain",
-                    )
-                )
-        out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    for col in system.roster:
+        if isinstance(col, Column):
+            out.append(col)
+            continue
+        label, key = col
+        slug = _slug(label)
+        if slug in labels:
+            out.append(Column(slug, key))
+        else:  # a literal header: shown as written
+            out.append(Column(label, key, priority=9 if key == "name" else 5))
+    return out
 
 
-def roster(columns: list, items: Iterable[dict], markdown: bool) -> Iterator[str]:
-    """One row per character, tabulated in chunks of ROSTER_CHUNK rows.
+def _slug(text: str) -> str:
+    table = str.maketrans("åäáöøóőæéíúüű", "aaaoooo" + "e" + "eiuuu")
+    text = text.lower().translate(table).replace("æ", "ae")
+    return "".join(c if c.isalnum() else "_" for c in text).strip("_")
 
-    `columns` are (label, key or function of the character) pairs.
+
+def roster(
+    columns: list,
+    items: Iterable[dict],
+    markdown: bool,
+    labels=None,
+    width: int = 80,
+    tables=None,
+) -> Iterator[str]:
+    """One row per character, in chunks of ROSTER_CHUNK rows; the columns (chosen and
+    abbreviated on the first chunk to fit `width`) stay the same for the whole batch.
+
+    `columns` are Columns (or (label, key) pairs when `labels` is None).
     """
-    from tabulate import tabulate
+    from chargen.labels import Labels
+    from chargen.procedure import Column
+    from chargen.render import choose_columns, md_table, roster_lines
 
-    headers = [label for label, _ in columns]
-    getters = [(lambda c, k=key: c.get(k)) if isinstance(key, str) else key for _, key in columns]
-    rows: list[list] = []
+    labels = labels or Labels()
+    cols = [c if isinstance(c, Column) else Column(c[0], c[1]) for c in columns]
+    forms = [labels.forms(c.key) if c.key in labels else [c.key] for c in cols]
+    getters = [_getter(c, labels, tables) for c in cols]
+    chosen: tuple | None = None
+    rows: list[list[str]] = []
     first = True
 
     def flush() -> str:
-        fmt = "github" if markdown else "simple"
-        text = tabulate(rows, headers=headers, tablefmt=fmt)
+        nonlocal chosen
+        if markdown:
+            text = "\n".join(md_table(rows, [f[0] for f in forms]))
+        else:
+            if chosen is None:
+                chosen = choose_columns(cols, forms, rows, max(width, 20))
+            keep, heads, widths = chosen
+            body = [[r[i] for i in keep] for r in rows]
+            numeric = [_numeric([r[k] for r in body]) for k in range(len(keep))]
+            from chargen.render import fit_widths
+
+            natural = [max([widths[k]] + [len(r[k]) for r in body]) for k in range(len(keep))]
+            final = fit_widths(natural, widths, max(width, 20))
+            text = "\n".join(roster_lines(heads, final, body, numeric))
         return text + "\n" if first else "\n" + text + "\n"
 
     for item in items:
-        rows.append([_cell(get(item)) for get in getters])
+        rows.append([get(item) for get in getters])
         if len(rows) == ROSTER_CHUNK:
             yield flush()
             rows, first = [], False
@@ -101,43 +127,124 @@ def roster(columns: list, items: Iterable[dict], markdown: bool) -> Iterator[str
         yield flush()
 
 
+def _getter(col, labels, tables):
+    """A column's cell text: a character key's value by its name (labels `[values]`),
+    a function's result as it is (lists joined)."""
+    if callable(col.get):
+        get = col.get
+        return lambda ch: _plain(labels, get(ch))
+    key = col.get or col.key
+    return lambda ch: labels.value(key, ch.get(key), tables) if ch.get(key) is not None else ""
+
+
 def _cell(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    return "" if value is None else value
+    """A value as one cell (lists joined, None empty); kept for chargen.printable."""
+    from chargen.render import cell_text
+
+    return cell_text(value) if isinstance(value, list | tuple) or value is None else value
 
 
+def _plain(labels, value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return labels.value("", value)
+
+
+def _numeric(cells: list[str]) -> bool:
+    from chargen.render import _is_number
+
+    return any(cells) and all(_is_number(c) for c in cells if c)
+
+
+NAME_KEYS = ("name", "namn", "navn", "nev")
 ENVELOPE = ("system", "kind", "template", "seed", "name", "step", "historik")
+EFFECT_KEYS = ("effects", "effekter", "effekt", "virkning_effekter", "hatasok")
 
 
-def step_sheet(system, char: dict) -> list:
-    """A sheet for one step's part of a character: each field under its label."""
+def step_sheet(system, char: dict, tables=None, step=None) -> list:
+    """One step's part of a character, laid out like that part of the sheet.
+
+    The system's Parts whose fields the character has come first; every other step
+    field is laid out by its shape, each key under its label, values by name."""
     from chargen.procedure import Section
 
-    head = [["Steg", char["step"]], ["Seed", char["seed"]]]
-    sections = []
+    labels = tables.labels if tables is not None else _legacy(system)
+    head = [[labels.word("name"), char.get("name") or ""]]
+    head.append([labels.word("step"), labels(step.id) if step is not None else char["step"]])
+    head.append([labels.word("seed"), char["seed"]])
+    sections = [Section(labels(system.id) if system.id in labels else system.name, rows=head)]
+    shown: set[str] = set()
+    fields = set(step.fields) if step is not None else set(char) - set(ENVELOPE)
+    for part in system.parts:
+        if all(f in char for f in part.fields) and fields & set(part.fields):
+            sections += part.build(char, tables)
+            shown |= set(part.fields)
     for key, value in char.items():
-        if key in ENVELOPE:
+        if key in ENVELOPE or key in shown or value in (None, [], {}):
             continue
-        label = system.label(key)
-        if isinstance(value, dict):
-            rows = [[system.label(k), _cell(v)] for k, v in value.items()]
-            sections.append(Section(label, rows=rows))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            keys = list(dict.fromkeys(k for v in value for k in v))
-            rows = [[_cell(v.get(k)) for k in keys] for v in value]
-            sections.append(Section(label, rows=rows, headers=[system.label(k) for k in keys]))
-        else:
-            head.append([label, _cell(value)])
-    return [Section(system.name, rows=head), *sections]
+        sections += _field_sections(key, value, labels, tables, head)
+    return sections
 
 
-def render(system, tables, items: Iterable[dict], fmt: str, count: int, step=None) -> Iterator[str]:
+def _legacy(system):
+    from chargen.labels import Labels
+
+    return Labels({"labels": dict(system.labels)})
+
+
+def _field_sections(key: str, value: Any, labels, tables, head: list) -> list:
+    """A step field by its shape: a scalar joins the head rows, a dict is label/value
+    rows, a list of dicts a table with labelled columns."""
+    from chargen.procedure import Section
+
+    label = labels(key)
+    if isinstance(value, dict):
+        if all(isinstance(v, dict) for v in value.values()):
+            subkeys = list(dict.fromkeys(k for v in value.values() for k in v))
+            rows = [
+                [
+                    labels.value(key, k, tables),
+                    *(_shown(labels, s, v.get(s), tables) for s in subkeys),
+                ]
+                for k, v in value.items()
+            ]
+            return [Section(label, rows=rows, headers=["", *(labels(s) for s in subkeys)])]
+        rows = [[labels.key(k, tables), _shown(labels, k, v, tables)] for k, v in value.items()]
+        return [Section(label, rows=rows)]
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        keys = [k for k in dict.fromkeys(k for v in value for k in v) if k != "id"]
+        rows = [[_shown(labels, k, v.get(k), tables) for k in keys] for v in value]
+        return [Section(label, rows=rows, headers=[labels(k) for k in keys])]
+    head.append([label, _shown(labels, key, value, tables)])
+    return []
+
+
+def _shown(labels, key: str, value: Any, tables) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dict) and any(isinstance(value.get(k), str) for k in NAME_KEYS):
+        return next(value[k] for k in NAME_KEYS if isinstance(value.get(k), str))
+    if isinstance(value, dict):
+        value = {k: v for k, v in value.items() if k != "id"}
+        if key in EFFECT_KEYS or all(isinstance(v, int | float) for v in value.values()):
+            return labels.effects(value, tables)
+        return "; ".join(
+            f"{labels.key(k, tables)} {_shown(labels, k, v, tables)}" for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return ", ".join(_shown(labels, key, v, tables) for v in value)
+    return labels.value(key, value, tables)
+
+
+def render(
+    system, tables, items: Iterable[dict], fmt: str, count: int, step=None, width: int = 80
+) -> Iterator[str]:
     """The chunks of text for `items` in format `fmt` (`step`: one step's part only).
 
-    Sheets get the pack (`tables`) to look display names up in the tables in use.
+    Sheets get the pack (`tables`) to look display names up in the tables in use;
+    text fits `width` columns.
     """
     if fmt == "json":
         return json_array(items)
@@ -148,26 +255,65 @@ def render(system, tables, items: Iterable[dict], fmt: str, count: int, step=Non
 
         return iter([printable.html(system, tables, items, count, step)])
     markdown = fmt == "markdown"
+    labels = tables.labels
     if step is not None:
         if count == 1:
             return (
-                section_text(step_sheet(system, c), markdown, c.get("name") or "") for c in items
+                section_text(
+                    step_sheet(system, c, tables, step), markdown, c.get("name") or "", width
+                )
+                for c in items
             )
-        columns = [("Namn", "name"), *((system.label(f), f) for f in step.fields if f != "name")]
-        return roster(columns, items, markdown)
+        from chargen.procedure import Column
+
+        columns = [
+            Column("name", priority=9),
+            *(
+                Column(f, (lambda c, f=f: _shown(labels, f, c.get(f), tables)), wrap=True)
+                for f in step.fields
+                if f != "name"
+            ),
+        ]
+        return roster(columns, items, markdown, labels, width, tables)
     if count == 1:
-        return (section_text(system.sheet(c, tables), markdown, c.get("name") or "") for c in items)
+        return (
+            section_text(system.sheet_sections(c, tables), markdown, c.get("name") or "", width)
+            for c in items
+        )
     if system.batch_sheet is not None and count <= BATCH_SHEET_LIMIT:
-        return _batch_or_roster(system, tables, list(items), markdown)
-    return roster(system.roster, items, markdown)
+        return _batch_or_roster(system, tables, list(items), markdown, width)
+    return roster(_columns(system, labels), items, markdown, labels, width, tables)
 
 
-def _batch_or_roster(system, tables, items: list[dict], markdown: bool) -> Iterator[str]:
+def _batch_or_roster(
+    system, tables, items: list[dict], markdown: bool, width: int
+) -> Iterator[str]:
     sections = system.batch_sheet(items, tables)
     if sections is None:
-        yield from roster(system.roster, items, markdown)
+        yield from roster(
+            _columns(system, tables.labels), items, markdown, tables.labels, width, tables
+        )
     else:
-        yield section_text(sections, markdown)
+        yield section_text(sections, markdown, width=width)
+
+
+def terminal_width(stream: TextIO | None = None) -> int:
+    """The width of human output: COLUMNS (or the terminal's) when stdout is a
+    terminal, else 80."""
+    stream = stream or sys.stdout
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty:
+        return 80
+    env = os.environ.get("COLUMNS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or 80
+    except (OSError, ValueError):
+        return 80
 
 
 def progress(items: Iterable[Any], count: int, stream: TextIO | None = None) -> Iterator[Any]:
@@ -223,6 +369,8 @@ def destination(path: str | None):
         raise OutputError(f"cannot write {shown}: folder {Path(path).parent} does not exist")
     if info is not None and not os.access(target, os.W_OK):
         raise OutputError(f"cannot write {shown}: permission denied")
+    import tempfile  # only when writing a file: it costs start-up time
+
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name[:40]}.", suffix=".tmp")
     except OSError as exc:
@@ -316,12 +464,179 @@ def write(chunks: Iterable[str], out: TextIO) -> None:
         ) from None
 
 
+# -- `--list` and `tables show` ---------------------------------------------------
+
+
+def _text(value: Any) -> str:
+    """A text value as written in a table: a gendered pair reads 'male / female'."""
+    if isinstance(value, dict):
+        return " / ".join(str(v) for v in value.values())
+    return "" if value is None else str(value)
+
+
+def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
+    """A table entry's typed field as a reader sees it: ids by their names."""
+    kind = kind.rstrip("!")
+    if kind.startswith("list[") and isinstance(value, list):
+        return ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
+    if kind.startswith("dict[") and isinstance(value, dict):
+        inner = kind[5:-1]
+        return ", ".join(
+            f"{labels.key(k, pack)} {field_value(inner, k, v, labels, pack)}"
+            for k, v in value.items()
+        )
+    if kind.startswith("id:") and isinstance(value, str):
+        return labels.name(kind[3:], value, pack)
+    if kind == "table" and isinstance(value, str):
+        return labels.get(value) or _table_title(pack, value, labels)
+    if kind == "dice" and isinstance(value, str):
+        return labels.dice(value)
+    if isinstance(value, dict):
+        return labels.effects(value, pack)
+    return labels.value(key, value, pack)
+
+
+def _table_title(pack, name: str, labels) -> str:
+    if name in labels:
+        return labels(name)
+    try:
+        return table_title(pack[name], labels)
+    except Exception:  # noqa: BLE001 - an unknown table reads as its label
+        return labels(name)
+
+
+def entry_details(entry: dict, table, labels, pack) -> str:
+    """An entry's description and rules text, then its effects and own fields, labelled
+    ("Skada: Grund-2; Typ: Stick")."""
+    prose = [_text(entry[k]).strip() for k in ("description", "rules") if entry.get(k)]
+    facts = []
+    if entry.get("effects"):
+        facts.append(labels.effects(entry["effects"], pack))
+    for key, kind in table.spec.fields.items():
+        if key in entry:
+            facts.append(f"{labels(key)}: {field_value(kind, key, entry[key], labels, pack)}")
+    if entry.get("ref"):
+        refs = [entry["ref"]] if isinstance(entry["ref"], str) else list(entry["ref"])
+        facts.append("→ " + ", ".join(_table_title(pack, r, labels) for r in refs))
+    text = " ".join(p if p[-1:] in ".!?" else p + "." for p in prose if p)
+    if facts:
+        text = (text + " " if text else "") + "; ".join(facts)
+    return text
+
+
+def table_title(table, labels) -> str:
+    """A table's title: its label, else its description's first sentence when short."""
+    found = labels.get(table.name)
+    if found:
+        return found
+    first = re.split(r"(?<=[.:;])\s", table.description or "", maxsplit=1)[0].rstrip(".:;")
+    return first if first and len(first) <= 60 else labels(table.name)
+
+
+def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
+    """The rows of tables for `tables show` and `--list`, in the game's words:
+    range or weight, chance, the result or name, rules text, effects and fields."""
+    if fmt in ("json", "jsonl"):
+        items = (
+            {
+                "table": t.name,
+                "kind": t.kind,
+                "die": t.die.text if t.die else None,
+                "description": t.description,
+                "entries": [
+                    dict(e, chance=round(p * 100, 2))
+                    for e, p in zip(t.entries, _chances(t), strict=True)
+                ]
+                if t.kind not in ("settings", "labels")
+                else [],
+                **({"settings": t.settings} if t.kind in ("settings", "labels") else {}),
+            }
+            for t in tables
+        )
+        yield from json_array(items) if fmt == "json" else jsonl(items)
+        return
+    from chargen.procedure import Section
+    from chargen.render import section_text as layout
+
+    labels = pack.labels
+    markdown = fmt == "markdown"
+    for table in tables:
+        title = table_title(table, labels)
+        text = (table.description or "").strip()
+        if text.startswith(title):  # the title is the description's first sentence
+            text = text[len(title) :].lstrip(".:; ")
+        text = text or None
+        if table.die:
+            title += f" ({labels.dice(table.die.text)})"
+        if table.kind in ("settings", "labels"):
+            rows = [
+                [labels(k), field_value(table.spec.fields.get(k, "any"), k, v, labels, pack)]
+                for k, v in table.settings.items()
+                if not isinstance(v, dict) or table.kind == "settings"
+            ]
+            heads = [labels.word("setting"), labels.word("value")]
+            yield layout(
+                [Section(title, rows=rows, headers=heads, text=text)], markdown, width=width
+            )
+            yield "\n"
+            continue
+        rows = []
+        for entry, chance in zip(table.entries, _chances(table), strict=True):
+            percent = f"{chance * 100:.1f}".replace(".", ",") + " %"
+            if "result" in entry:
+                first = _text(entry["result"])
+                details = entry_details(entry, table, labels, pack)
+                what = f"{first} ({details.rstrip('.')})" if details else first
+            else:
+                name = next(
+                    (_text(entry[k]) for k in ("name", "namn", "navn", "nev") if k in entry),
+                    labels.get(entry.get("id", ""), entry.get("id", "")),
+                )
+                details = entry_details(entry, table, labels, pack)
+                what = f"{name}: {details}" if details else name
+            where = str(entry.get("roll", "")) if table.die else _weight(entry.get("weight", 1))
+            rows.append([where.replace("-", "–") if table.die else where, percent, what])
+        heads = [
+            labels.word("roll") if table.die else labels.word("weight"),
+            labels.word("chance"),
+            labels.word("result"),
+        ]
+        yield layout([Section(title, rows=rows, headers=heads, text=text)], markdown, width=width)
+        yield "\n"
+
+
+def _weight(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).replace(".", ",")
+
+
+def _chances(table) -> list[float]:
+    return table.probabilities() if table.kind not in ("settings", "labels") else []
+
+
+def grid(rows: list, headers: list[str], markdown: bool, width: int = 80) -> str:
+    """A plain table of rows (for `roll`, `systems`, `tables list`), fitting `width`."""
+    from chargen.render import md_table, table_lines
+
+    lines = md_table(rows, headers) if markdown else table_lines(rows, headers, width)
+    return "\n".join(lines) + "\n"
+
+
+def render_cell(value: Any) -> str:
+    """A cell as a Markdown reader gets it back: line breaks as <br>."""
+    from chargen.render import cell_text
+
+    return "<br>".join(part.strip() for part in cell_text(value).split("\n"))
+
+
 @contextmanager
 def new_folder(path: str):
     """A folder written whole or not at all: files go into a temporary folder beside
     it, renamed to `path` at the end and removed on any error or interrupt. `path`
     must not exist yet, or be an empty folder."""
     import shutil
+    import tempfile
 
     target = Path(path)
     parent = target.parent if str(target.parent) else Path(".")

@@ -53,6 +53,7 @@ def _cell(value: Any) -> str:
 
 def _section(section) -> dict:
     rows = [[_cell(c) for c in row] for row in (section.rows or [])]
+    rows += [[_cell(name), _cell(text)] for name, text in getattr(section, "items", None) or ()]
     headers = [str(h) for h in (section.headers or [])]
     if headers and rows:
         width = max(len(headers), *(len(r) for r in rows))
@@ -146,7 +147,11 @@ def document(system, tables, items: Iterable[dict], count: int, step=None) -> di
         cards.append(_doc(system, tables, first, batch, title=batch[0].title if batch else ""))
     else:
         for char in items:
-            sections = step_sheet(system, char) if step is not None else system.sheet(char, tables)
+            sections = (
+                step_sheet(system, char, tables, step)
+                if step is not None
+                else system.sheet_sections(char, tables)
+            )
             target = cards if char.get("kind") == "npc" and step is None else sheets
             target.append(_doc(system, tables, char, sections))
     first_name = items[0].get("name") if items else ""

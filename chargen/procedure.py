@@ -75,12 +75,42 @@ class Option:
 
 @dataclass(frozen=True)
 class Section:
-    """A block of a character sheet: a title and either rows (a table) or text."""
+    """A block of a character sheet: a title and rows (a table), text, or items.
+
+    `text` is paragraphs separated by "\n", wrapped with a hanging indent;
+    `items` are (name, rules text) pairs, the text wrapped beside the name;
+    `fields` the character fields the section shows (see Part).
+    """
 
     title: str
     rows: list[list[Any]] | None = None
     headers: list[str] | None = None
     text: str | None = None
+    items: list[tuple[str, str]] | None = None
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a sheet: the character `fields` it needs and shows, and its builder
+    ``build(char, tables) -> list[Section]``. A step alone renders the parts whose
+    fields its character has."""
+
+    fields: tuple[str, ...]
+    build: Callable[[dict, Tables], list[Section]]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A roster column: its header is the label `key` (shrinking through the label's
+    short forms); `get` a character key (default `key`) or a function of the character.
+    When the roster must fit, the lowest `priority` columns go first; a `wrap` column
+    may wrap its text instead."""
+
+    key: str
+    get: str | Callable[[dict], Any] | None = None
+    priority: int = 5
+    wrap: bool = False
 
 
 @dataclass
@@ -95,9 +125,9 @@ class System:
     effect_keys: frozenset[str] | set[str]
     pc: list[Step]
     npc: StepFunction | list[Step]
-    sheet: Callable[[dict, Tables], list[Section]]
-    roster: list[tuple[str, str | Callable[[dict], Any]]]
-    labels: dict[str, str] = field(default_factory=dict)
+    sheet: Callable[[dict, Tables], list[Section]] | None
+    roster: list[Column | tuple[str, str | Callable[[dict], Any]]]
+    labels: dict[str, str] = field(default_factory=dict)  # legacy: use the labels file
     pc_options: list[Option] = field(default_factory=list)
     npc_options: list[Option] = field(default_factory=list)
     description: str = ""
@@ -114,8 +144,23 @@ class System:
     # Extra {word} placeholders that steps fill through ctx.text(value, word=...).
     placeholders: tuple[str, ...] = ()
 
+    # The labels file (chargen.labels): every word a reader sees, a table like any other.
+    labels_table: str = "etiketter"
+    # Optional: the sheet as parts (a step alone shows its own); `sheet` may then be None.
+    parts: list[Part] = field(default_factory=list)
+
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
+
+    def __post_init__(self) -> None:
+        if self.labels_table not in self.specs:
+            self.specs = {**self.specs, self.labels_table: Spec("labels")}
+
+    def sheet_sections(self, char: dict, tables: Tables) -> list[Section]:
+        """The whole sheet: `sheet(char, tables)`, or every part in order."""
+        if self.sheet is not None:
+            return self.sheet(char, tables)
+        return [s for part in self.parts for s in part.build(char, tables)]
 
     def label(self, key: str) -> str:
         return self.labels.get(key, key.replace("_", " ").capitalize())
@@ -156,6 +201,14 @@ class System:
 
 
 _FOLD = str.maketrans({"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th", "ł": "l"})
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        for key in ("name", "namn", "navn", "nev", "id"):
+            if isinstance(value.get(key), str):
+                return value[key]
+    return str(value)
 
 
 def normalize(value: str) -> str:
@@ -607,8 +660,10 @@ class Context:
                 if steer:
                     ids = set(self.open_values(fact, [e["id"] for e in fitting]))
                     fitting = [e for e in fitting if e["id"] in ids]
+            entry = None
             if self.prompter is not None and len(fitting) > 1:
                 entry = self.prompter.choose(option, tab, list(fitting), self.rng)
+            if entry is not None:
                 self.options[option.replace("-", "_")] = entry["id"]  # the batch takes it
                 how = "prompt"
             else:
@@ -622,6 +677,8 @@ class Context:
                     raise ChargenError(f"no {option} is open here ({table} has none that fit)")
                 entry = chooser.pick(self.rng) if chooser is not None else _pick(self.rng, fitting)
                 how = "random"
+                if self.prompter is not None and len(fitting) > 1:
+                    self.prompter.drawn(entry)  # an empty answer: say what the dice chose
         if fact:
             self.facts[fact] = entry["id"]
         self.note(entry, tab)
@@ -671,16 +728,92 @@ class Context:
             chosen = self.prompter.choose_many(
                 option, tab, self._fitting(tab, pool), count, self.rng, span
             )
-            self.options[option.replace("-", "_")] = [e["id"] for e in chosen]
-            for entry in chosen:
-                self.note(entry, tab)
-            how = "prompt"
+            if chosen is None:  # an empty answer: the dice decide, and the prompter says what
+                chosen = self._draw(tab, count, pool)
+                self.prompter.drawn(chosen)
+                how = "random"
+            else:
+                self.options[option.replace("-", "_")] = [e["id"] for e in chosen]
+                for entry in chosen:
+                    self.note(entry, tab)
+                how = "prompt"
         else:
             chosen = self._draw(tab, count, pool)
             how = "random"
         for entry in chosen:
             self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
         return chosen
+
+    # -- other kinds of question (a number, yes/no, free text, a drawn list) --------
+    @property
+    def labels(self) -> Any:
+        """The pack's Labels (chargen.labels): every word a reader sees."""
+        return self.tables.labels
+
+    def _answer(self, option: str, ask: Callable[[], Any], draw: Any) -> tuple[Any, str]:
+        """The option's value, else the prompt's answer, else the draw: (value, how)."""
+        given = self.options.get(option.replace("-", "_"))
+        if given is not None and given != ():
+            return given, "option"
+        if self.prompter is not None:
+            value = ask()
+            if value is not None:
+                self.options[option.replace("-", "_")] = value  # the whole batch takes it
+                return value, "prompt"
+            value = draw() if callable(draw) else draw
+            self.prompter.drawn(value)
+            return value, "random"
+        return (draw() if callable(draw) else draw), "random"
+
+    def _asked(self, option: str, value: Any, how: str) -> None:
+        self.log(ask=option, value=value, by=how)
+
+    def ask_number(self, option: str, low: int, high: int, draw: Any) -> int:
+        """A number from `low` to `high`: the option, the prompt, or `draw` (a value or a
+        callable of no argument that rolls with ctx.rng)."""
+        value, how = self._answer(
+            option, lambda: self.prompter.number(self.labels(option), low, high), draw
+        )
+        value = int(value)
+        if not low <= value <= high:
+            raise ChargenError(f"--{option} must be from {low} to {high}, not {value}")
+        self._asked(option, value, how)
+        return value
+
+    def ask_yes_no(self, option: str, draw: Any) -> bool:
+        """Yes or no: the option (a flag), the prompt, or `draw`."""
+        value, how = self._answer(option, lambda: self.prompter.yes_no(self.labels(option)), draw)
+        value = bool(value)
+        self._asked(option, value, how)
+        return value
+
+    def ask_text(self, option: str, suggestion: Any) -> str:
+        """Free text: the option, the prompt (empty takes the suggestion), or the suggestion."""
+        suggested = suggestion() if callable(suggestion) else suggestion
+        value, how = self._answer(
+            option, lambda: self.prompter.text(self.labels(option), suggested), suggested
+        )
+        self._asked(option, value, how)
+        return str(value)
+
+    def ask_list(
+        self,
+        option: str,
+        drawn: list,
+        pool: list | None = None,
+        show: Callable[[Any], str] | None = None,
+    ) -> list:
+        """Accept or edit a drawn list (keep some of it, add from `pool`) at the prompt;
+        without a prompter the drawn list as it is."""
+        show = show or _shown
+        if self.prompter is None:
+            self._asked(option, [show(v) for v in drawn], "random")
+            return list(drawn)
+        kept = self.prompter.edit_list(self.labels(option), drawn, pool or [], show)
+        how = "random" if kept is None else "prompt"
+        result = list(drawn) if kept is None else kept
+        self._asked(option, [show(v) for v in result], how)
+        return result
 
     def _validated(self, option: str, tab: Table, wanted: str, pool: list[dict], why) -> dict:
         slug = match_choice(tab, wanted)
@@ -819,13 +952,16 @@ class Steering:
         for fact, value in self.fixed.items():
             if assigned.setdefault(fact, value) != value:
                 return False
+        return self._search(assigned)
+
+    def _search(self, assigned: dict) -> bool:
         key = tuple(sorted(assigned.items(), key=lambda kv: kv[0]))
         known = self._memo.get(key)
         if known is None:
-            known = self._memo[key] = self._search(assigned)
+            known = self._memo[key] = self._extend(assigned)
         return known
 
-    def _search(self, assigned: dict) -> bool:
+    def _extend(self, assigned: dict) -> bool:
         for rule in self.rules:
             if not rule.possible(assigned):
                 return False

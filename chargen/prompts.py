@@ -1,28 +1,39 @@
-"""`--interactive`: ask on the terminal (stderr and stdin), one choice step at a time."""
+"""`--interactive`: ask on the terminal (stderr and stdin), in the game's language.
+
+Every kind of question a creation procedure has: one of a list, several of a list,
+a number in a range, yes or no, free text with a suggestion, and accepting or
+editing a drawn list. Each method returns the answer, or None for an empty answer
+(the caller then draws at random and calls `drawn` to say what the dice gave).
+Every word comes from the pack's labels file (`[prompts]`, `[words]`). A closed
+stdin (Ctrl-D) is a ChargenError: exit 2 with one line.
+"""
 
 from __future__ import annotations
 
-import click
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from chargen.errors import ChargenError
+from chargen.labels import NAME_KEYS, Labels
 from chargen.procedure import normalize
-from chargen.tables import Table
+from chargen.render import wrap
+
+TRIES = 5
 
 
-def describe(entry: dict, fields: dict | None = None) -> str:
-    """One line for an option: its name, id, description, effects and the
-    table's own `fields` (an arketyp's dice, a template's ranges)."""
-    text = _plain(entry.get("name", entry.get("id", "")))
-    if "id" in entry and entry["id"] != text:
-        text += f" [{entry['id']}]"
-    if entry.get("description"):
-        text += f": {_plain(entry['description'])}"
-    if entry.get("effects"):
-        text += " (" + ", ".join(f"{k} {_signed(v)}" for k, v in entry["effects"].items()) + ")"
-    details = [f"{k}: {compact(entry[k])}" for k in fields or () if k in entry]
-    if details:
-        text += "\n        " + "; ".join(details)
-    return text
+class PromptClosed(ChargenError):
+    """stdin ended (Ctrl-D or a closed pipe) while a question was open."""
+
+
+def entry_name(entry: dict) -> str:
+    for key in NAME_KEYS:
+        value = entry.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict):
+            return " / ".join(str(v) for v in value.values())
+    return str(entry.get("id", ""))
 
 
 def _names(entry: dict) -> tuple:
@@ -30,88 +41,206 @@ def _names(entry: dict) -> tuple:
     return tuple(name.values()) if isinstance(name, dict) else (name,) if name else ()
 
 
-def _plain(value) -> str:
-    """A text as a list shows it: a gendered pair as "male / female"."""
-    if isinstance(value, dict) and set(value) == {"male", "female"}:
-        return f"{value['male']} / {value['female']}"
-    return str(value)
+def describe(entry: dict, table: Any = None, labels: Labels | None = None, pack: Any = None) -> str:
+    """One option as a reader sees it: its name, then its description, rules text,
+    effects and the table's own fields, labelled, ids shown by name."""
+    name = entry_name(entry)
+    if table is None or labels is None:
+        return name
+    from chargen.output import entry_details
 
-
-def compact(value) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {compact(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(compact(v) for v in value)
-    return str(value)
-
-
-def _signed(value) -> str:
-    return f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    details = entry_details(entry, table, labels, pack)
+    return f"{name}: {details}" if details else name
 
 
 class Prompter:
-    """Shows the options of a choice step with their effects and reads the answer.
+    """Asks on stderr, reads stdin; `labels` give every word, `width` the line length."""
 
-    An empty answer leaves the choice to the dice (the character's own stream).
-    """
+    def __init__(
+        self,
+        labels: Labels | None = None,
+        width: int = 80,
+        stdin: TextIO | None = None,
+        stderr: TextIO | None = None,
+        pack: Any = None,
+    ) -> None:
+        self.labels = labels or Labels()
+        self.width = max(width, 40)
+        self.stdin = stdin
+        self.stderr = stderr
+        self.pack = pack
 
-    def _show(self, option: str, table: Table, pool: list[dict]) -> None:
-        click.echo(f"\n{option}:", err=True)
-        for number, entry in enumerate(pool, 1):
-            click.echo(f"  {number:>2}) {describe(entry, table.spec.fields)}", err=True)
+    # -- terminal ------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        err = self.stderr or sys.stderr
+        err.write(text + "\n")
+        err.flush()
 
-    def _resolve(self, answer: str, pool: list[dict]) -> dict | None:
+    def ask(self, question: str) -> str:
+        err = self.stderr or sys.stderr
+        lines = wrap(question, self.width - 1)
+        for line in lines[:-1]:
+            err.write(line + "\n")
+        err.write(lines[-1] + " ")
+        err.flush()
+        line = (self.stdin or sys.stdin).readline()
+        if not line:
+            err.write("\n")
+            raise PromptClosed(self.labels.prompt("closed"))
+        return line.strip()
+
+    def _retry(self, what: str) -> ChargenError:
+        return ChargenError(self.labels.prompt("tries", what=what))
+
+    def _invalid(self, answer: str) -> None:
+        self.say("  " + self.labels.prompt("invalid", answer=answer))
+
+    def show(self, what: str, lines: list[str]) -> None:
+        self.say("")
+        self.say(f"{what}:")
+        for number, text in enumerate(lines, 1):
+            lead = f"  {number:>2}) "
+            for line in wrap(text, self.width, " " * len(lead), lead):
+                self.say(line)
+
+    def drawn(self, value: Any) -> None:
+        """Say what the dice chose for an empty answer."""
+        self.say("  " + self.labels.prompt("drawn", value=self._shown(value)))
+
+    def _shown(self, value: Any) -> str:
+        if isinstance(value, dict):
+            return entry_name(value)
+        if isinstance(value, list | tuple):
+            return ", ".join(self._shown(v) for v in value)
+        if isinstance(value, bool):
+            return self.labels.word("yes" if value else "no")
+        return str(value)
+
+    # -- the kinds of question -------------------------------------------------------
+    def _options(self, option: str, table: Any, pool: list[dict]) -> str:
+        what = self.labels(option)
+        pack = self.pack if self.pack is not None else getattr(table, "pack", None)
+        self.show(what, [describe(e, table, self.labels, pack) for e in pool])
+        return what
+
+    @staticmethod
+    def _resolve(answer: str, pool: list[dict]) -> dict | None:
         answer = answer.strip()
         if answer.isdigit() and 1 <= int(answer) <= len(pool):
             return pool[int(answer) - 1]
-        return next((e for e in pool if e.get("id") == normalize(answer)), None) or next(
-            (e for e in pool if any(normalize(n) == normalize(answer) for n in _names(e))), None
-        )
+        slug = normalize(answer)
+        for entry in pool:
+            if entry.get("id") == slug:
+                return entry
+        for entry in pool:
+            if any(normalize(n) == slug for n in _names(entry)):
+                return entry
+        return None
 
-    def choose(self, option: str, table: Table, pool: list[dict], rng) -> dict:
-        self._show(option, table, pool)
-        for _ in range(5):
-            answer = click.prompt(
-                f"Choose {option} (number or id, empty for random)",
-                default="",
-                show_default=False,
-                err=True,
-            )
-            if not answer.strip():
-                return table.pick(rng, pool)
+    def choose(self, option: str, table: Any, pool: list[dict], rng: Any = None) -> dict | None:
+        """One of a list: a number, an id or a name; empty for the dice."""
+        what = self._options(option, table, pool)
+        for _ in range(TRIES):
+            answer = self.ask(self.labels.prompt("one", what=what))
+            if not answer:
+                return None
             entry = self._resolve(answer, pool)
             if entry is not None:
                 return entry
-            click.echo(f"  '{answer}' is not one of the options above", err=True)
-        raise ChargenError(f"no valid {option} given")
+            self._invalid(answer)
+        raise self._retry(what)
 
     def choose_many(
         self,
         option: str,
-        table: Table,
+        table: Any,
         pool: list[dict],
         count: int,
-        rng,
+        rng: Any = None,
         span: tuple[int, int] | None = None,
-    ) -> list[dict]:
+    ) -> list[dict] | None:
+        """Several of a list, comma-separated; how many is said; empty for the dice."""
         low, high = span or (count, count)
-        how_many = str(low) if low == high else f"{low} to {high}"
-        self._show(option, table, pool)
-        for _ in range(5):
-            answer = click.prompt(
-                f"Choose {how_many} {option} (numbers or ids, comma-separated; empty for random)",
-                default="",
-                show_default=False,
-                err=True,
-            )
-            if not answer.strip():
-                return table.draw(rng, count, among=pool)
-            chosen = [self._resolve(part, pool) for part in answer.split(",") if part.strip()]
+        how_many = (
+            self.labels.prompt("count_exact", count=low)
+            if low == high
+            else self.labels.prompt("count_range", low=low, high=high)
+        )
+        what = self._options(option, table, pool)
+        for _ in range(TRIES):
+            answer = self.ask(self.labels.prompt("many", what=what, count=how_many))
+            if not answer:
+                return None
+            parts = [p for p in answer.replace(";", ",").split(",") if p.strip()]
+            chosen = [self._resolve(p, pool) for p in parts]
             if (
                 all(chosen)
                 and len({id(e) for e in chosen}) == len(chosen)
                 and low <= len(chosen) <= high
             ):
-                return chosen
-            click.echo(f"  give {how_many} different options from the list above", err=True)
-        raise ChargenError(f"no valid {option} given")
+                return chosen  # type: ignore[return-value]
+            self._invalid(answer)
+        raise self._retry(what)
+
+    def number(self, what: str, low: int, high: int) -> int | None:
+        for _ in range(TRIES):
+            answer = self.ask(self.labels.prompt("number", what=what, low=low, high=high))
+            if not answer:
+                return None
+            text = answer.lstrip("+").replace("−", "-")
+            if text.lstrip("-").isdigit() and low <= int(text) <= high:
+                return int(text)
+            self._invalid(answer)
+        raise self._retry(what)
+
+    def yes_no(self, what: str) -> bool | None:
+        yes, no = self.labels.word("yes").lower(), self.labels.word("no").lower()
+        for _ in range(TRIES):
+            answer = self.ask(self.labels.prompt("yes_no", what=what, yes=yes, no=no)).lower()
+            if not answer:
+                return None
+            if yes.startswith(answer) and not no.startswith(answer):
+                return True
+            if no.startswith(answer) and not yes.startswith(answer):
+                return False
+            self._invalid(answer)
+        raise self._retry(what)
+
+    def text(self, what: str, suggestion: Any) -> str | None:
+        answer = self.ask(self.labels.prompt("text", what=what, suggestion=suggestion))
+        return answer or None
+
+    def edit_list(
+        self, what: str, drawn: list, pool: list, show: Callable[[Any], str]
+    ) -> list | None:
+        """A drawn list: empty keeps it; else the numbers to keep, and +N to add
+        option N of the pool (shown after the drawn items)."""
+        self.show(what, [show(v) for v in drawn])
+        if pool:
+            self.say("  " + self.labels.prompt("edit_add"))
+            for number, item in enumerate(pool, 1):
+                lead = f"  +{number:<2}) "
+                for line in wrap(show(item), self.width, " " * len(lead), lead):
+                    self.say(line)
+        for _ in range(TRIES):
+            answer = self.ask(self.labels.prompt("edit_list", what=what))
+            if not answer:
+                return None
+            kept: list = []
+            ok = True
+            for part in answer.replace(";", ",").replace(" ", ",").split(","):
+                part = part.strip()
+                if not part:
+                    continue
+                source = pool if part.startswith("+") else drawn
+                digits = part.lstrip("+")
+                if digits.isdigit() and 1 <= int(digits) <= len(source):
+                    item = source[int(digits) - 1]
+                    if item not in kept:
+                        kept.append(item)
+                else:
+                    ok = False
+            if ok:
+                return kept
+            self._invalid(answer)
+        raise self._retry(what)

@@ -36,7 +36,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-KINDS = ("roll", "definitions", "settings")
+KINDS = ("roll", "definitions", "settings", "labels")
 # Keys any entry may carry; anything else must be declared by the table's Spec.
 COMMON_KEYS = {
     "id": "str",
@@ -45,6 +45,7 @@ COMMON_KEYS = {
     "weight": "num",
     "result": "text",
     "description": "text",
+    "rules": "text",  # a short rules text the sheet prints beside the entry's name
     "effects": "effects",
     "ref": "table",
     "source": "str",
@@ -367,6 +368,17 @@ class Tables:
                 if entry.endswith(".toml"):
                     self.files[entry[:-5]] = folder / entry
         self._loaded: dict[str, Table] = {}
+        self._labels: Any = None
+
+    @property
+    def labels(self) -> Any:
+        """The pack's `Labels` (chargen.labels): every word a reader sees."""
+        if self._labels is None:
+            from chargen.labels import Labels
+
+            name = next((n for n, s in self.specs.items() if s.kind == "labels"), None)
+            self._labels = Labels(self[name].settings if name and name in self else None)
+        return self._labels
 
     def names(self) -> list[str]:
         return sorted(self.files)
@@ -506,6 +518,13 @@ def _check_shape(
             lines = entry_lines(text)
             line = lines[index] if index < len(lines) else 0
         out.append(Problem(where, line, msg))
+
+    if spec.kind == "labels":
+        from chargen.labels import check as check_labels
+
+        for key, message in check_labels(data):
+            fault(message, key)
+        return out
 
     if spec.kind == "settings":
         for key in data:

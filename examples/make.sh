@@ -39,6 +39,13 @@ $c savage npc -n 8 --seed 2 > savage_npc_roster.txt
 $c savage npc --template katona -n 6 --squad --seed 3 > savage_npc_squad_katona.txt
 $c savage npc --template troll --wild-card --seed 4 -f markdown > savage_npc_troll_wild_card.md
 
+# savage for Foundry VTT (SWADE) and as stat blocks
+$c savage pc --seed 1 -f foundry > savage_pc_seed1_foundry.json
+rm -rf savage_squad_katona_foundry
+$c savage npc --template katona -n 6 --squad --seed 3 -f foundry -o savage_squad_katona_foundry
+$c savage npc --template katona -n 6 --squad --seed 3 -f statblock > savage_squad_katona_statblock.txt
+$c savage npc --template troll --wild-card --seed 4 -f statblock --latin1 > savage_npc_troll_statblock_latin1.txt
+
 # printable sheets and NPC cards (pip install 'chargen[pdf]' for PDF)
 mkdir -p print
 for s in matinee spelsystemet karma lef savage; do

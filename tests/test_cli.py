@@ -120,7 +120,7 @@ def test_markdown_sheet_and_roster():
     sheet = run("karma", "pc", "--seed", "1", "-f", "markdown").stdout
     assert sheet.startswith("# ") and "## Egenskaper" in sheet and "|" in sheet
     roster = run("karma", "npc", "-n", "4", "--seed", "1", "-f", "markdown").stdout.splitlines()
-    assert roster[0].startswith("| Namn") and roster[1].startswith("|--") and len(roster) == 6
+    assert roster[0].startswith("| Namn") and roster[1].startswith("| --") and len(roster) == 6
 
 
 def test_long_roster_is_written_in_chunks_with_every_row():

@@ -214,7 +214,7 @@ def test_cli_choice_values_are_case_and_hyphen_insensitive():
 def test_interactive_asks_for_bakgrund_and_takes_the_answer():
     result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="munk,1\n")
     assert result.exit_code == 0, result.stderr
-    assert "[munk]" in result.stderr and "Munk" in result.stderr  # the options, on stderr
+    assert "Munk" in result.stderr  # the options are shown, on stderr
     char = json.loads(result.stdout)
     assert [b["id"] for b in char["bakgrunder"]] == ["munk", "jagare"]
     picked = [e for e in char["historik"] if e.get("choice") == "bakgrund"]
@@ -225,10 +225,10 @@ def test_interactive_player_picks_one_or_two_bakgrunder_whatever_the_roll():
     for answer, expected in (("3\n", ["rovare"]), ("3,1\n", ["rovare", "jagare"])):
         result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answer)
         assert result.exit_code == 0, result.stderr
-        assert "Choose 1 to 2 bakgrund" in result.stderr
+        assert "Välj 1 till 2 Bakgrund" in result.stderr
         assert [b["id"] for b in json.loads(result.stdout)["bakgrunder"]] == expected
     too_many = run("karma", "pc", "--interactive", "-f", "jsonl", input="1,2,3\n1\n")
-    assert "give 1 to 2 different options" in too_many.stderr
+    assert "är inget av alternativen ovan" in too_many.stderr
     assert len(json.loads(too_many.stdout)["bakgrunder"]) == 1
 
 

@@ -518,13 +518,13 @@ def test_vapen_list_and_tables_show_print_the_documents_rows():
     listed = run("spelsystemet", "vapen", "--list").stdout
     shown = run("tables", "show", "spelsystemet/avstandsvapen").stdout
     for name, skada, typ, length, _ in melee_rows():
-        assert f"{name} [" in listed and f"Skada {skada}, Typ {typ}, L {length}" in listed
+        assert f"{name}:" in listed and f"Skada {skada}, Typ {typ}, L {length}" in listed
     for name, skada, typ, eh, sv in ranged_rows():
         assert f"Skada {skada}, Typ {typ}, Eh {eh}, Sv {sv}" in shown, name
     armour = run("tables", "show", "spelsystemet/rustningar").stdout
-    assert "Reflek [reflek]: SP H 1, K 1, S 1(12)" in armour
+    assert "Reflek: SP H 1, K 1, S 1(12)" in armour
     helmets = run("tables", "show", "spelsystemet/hjalmar").stdout
-    assert "Tunnhjälm [tunnhjalm]: SP H 6, K 3, S 6" in helmets
+    assert "Tunnhjälm: SP H 6, K 3, S 6" in helmets
 
 
 def test_sheet_in_swedish():

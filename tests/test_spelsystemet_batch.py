@@ -289,4 +289,4 @@ def test_npc_interactive_asks_for_template_and_genre_and_the_batch_keeps_them():
     assert [(c["template"], c["genre"], c["yrke"]) for c in npcs] == [
         ("vakt", "modern", "sakerhetsvakt")
     ] * 3
-    assert "template:" in result.stderr and "genre:" in result.stderr
+    assert "Mall:" in result.stderr and "Genre:" in result.stderr

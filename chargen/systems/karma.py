@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
+from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Spec, Tables, key_line, parse_range
@@ -65,26 +66,8 @@ SPECS = {
     "namn_*": NAME_SPEC,
 }
 
-LABELS = {
-    "stark": "Stark",
-    "talig": "Tålig",
-    "smidig": "Smidig",
-    "uppmarksam": "Uppmärksam",
-    "overtygande": "Övertygande",
-    "stridsvan": "Stridsvan",
-    "traffsaker": "Träffsäker",
-    "sardrag": "Särdrag",
-    "bakgrunder": "Bakgrunder",
-    "karma": "Karma",
-    "karma_typ": "Karmans slag",
-    "last": "Last",
-    "dygd": "Dygd",
-    "mening": "Mening",
-    "id": "Id",
-    "namn": "Namn",
-    "typ": "Typ",
-    "tarningar": "Tärningar",
-}
+# Display words live in tables/karma/etiketter.toml (chargen.labels).
+LABELS = builtin_labels("karma")
 SARDRAG_TYP = {"fordel": "fördel", "nackdel": "nackdel", "neutral": "neutral"}
 KARMA_TYP = {"egen": "egen", "grupp": "gemensam i gruppen"}
 

@@ -22,6 +22,7 @@ from typing import Any
 from chargen import names
 from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, Problem, TableError
+from chargen.labels import builtin_labels
 from chargen.names import picker
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.seeds import character_seed
@@ -123,43 +124,8 @@ SPECS = {
     ),
 }
 
-LABELS = {
-    "fysik": "Fysik",
-    "karisma": "Karisma",
-    "sanse": "Sanse",
-    "sind": "Sind",
-    "snilde": "Snilde",
-    "styrke": "Styrke",
-    "bioalkymi": "Bioalkymi",
-    "feltkunst": "Feltkunst",
-    "kultur": "Kultur",
-    "mytologi": "Mytologi",
-    "okkultisme": "Okkultisme",
-    "teknologi": "Teknologi",
-    "helbred": "Helbred",
-    "kraft": "Kraft",
-    "psyke": "Psyke",
-    "liv": "Liv",
-    "udbytte": "Udbytte",
-    "sjael": "Sjæl",
-    "prygl": "Prygl",
-    "ekspertiser": "Ekspertiser",
-    "de_ulovlige_markeder": "De ulovlige markeder",
-    "speciale": "Speciale",
-    "levned": "Levned",
-    "fokus": "Fokus",
-    "talenter": "Talenter",
-    "kundskaber": "Kundskaber",
-    "tilstande": "Tilstande",
-    "blodarv": "Blodarv",
-    "personlighed": "Personlighed",
-    "hjemstat": "Hjemstat",
-    "stjerner": "Stjerner",
-    "grej": "Grej",
-    "penge": "Penge",
-    "forbedringer": "Forbedringer",
-    "skabelon": "Skabelon",
-}
+# Display words live in tables/lef/etiketter.toml (chargen.labels).
+LABELS = builtin_labels("lef")
 
 
 # -- table checks the engine's types cannot express ------------------------------------------

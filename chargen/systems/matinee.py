@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect
 
 from chargen.errors import ChargenError, Problem, TableError
+from chargen.labels import builtin_labels
 from chargen.names import picker
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Spec, Tables, key_line
@@ -126,52 +127,8 @@ SPECS = {
     ),
 }
 
-LABELS = {
-    "fysik": "Fysik",
-    "smidighet": "Smidighet",
-    "intelligens": "Intelligens",
-    "psyke": "Psyke",
-    "personlighet": "Personlighet",
-    "vaksamhet": "Vaksamhet",
-    "kasta": "Kasta",
-    "narstrid": "Närstrid",
-    "enkelskott": "Enkelskott",
-    "automateld": "Automateld",
-    "akrobatik": "Akrobatik",
-    "fingerfardighet": "Fingerfärdighet",
-    "lonndom": "Lönndom",
-    "sakerhetssystem": "Säkerhetssystem",
-    "bioteknik": "Bioteknik",
-    "codex_cardinalus": "Codex Cardinalus",
-    "konsten": "Konsten",
-    "kunskap": "Kunskap",
-    "medicin": "Medicin",
-    "mekanik": "Mekanik",
-    "etikett": "Etikett",
-    "fixare": "Fixare",
-    "media": "Media",
-    "valtalighet": "Vältalighet",
-    "djurvana": "Djurvana",
-    "flygfarkoster": "Flygfarkoster",
-    "markfordon": "Markfordon",
-    "overlevnad": "Överlevnad",
-    "rustning": "Rustning",
-    "tillgangar": "Tillgångar",
-    "k_marker": "K-marker",
-    "korruption": "Korruption",
-    "hjaltepoang": "Hjältepoäng",
-    "rykte": "Rykte",
-    "slas_ut_pa": "Slås ut på",
-    "megakorporation": "Megakorporation",
-    "arketyp": "Arketyp",
-    "uppvaxthandelser": "Uppväxthändelser",
-    "karriarer": "Karriärer",
-    "beskrivningsord": "Beskrivningsord",
-    "utrustning": "Utrustning",
-    "initiativ": "Initiativ",
-    "bekanta_max": "Bekanta (max)",
-    "ode_max": "Öde (max)",
-}
+# Display words live in tables/matinee/etiketter.toml (chargen.labels).
+LABELS = builtin_labels("matinee")
 
 
 # -- helpers -------------------------------------------------------------------

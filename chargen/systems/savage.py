@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
+from chargen.labels import builtin_labels
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Spec, Table, Tables, key_line
 
@@ -143,34 +144,8 @@ SPECS = {
     "jelzok": Spec("definitions"),
 }
 
-LABELS = {
-    "ugyesseg": "Ügyesség",
-    "esz": "Ész",
-    "lelek": "Lélek",
-    "ero": "Erő",
-    "allokepesseg": "Állóképesség",
-    "foszereplo": "Főszereplő",
-    "alaptulajdonsagok": "Alaptulajdonságok",
-    "kepzettsegek": "Képzettségek",
-    "hatranyok": "Hátrányok",
-    "elonyok": "Előnyök",
-    "felszereles": "Felszerelés",
-    "vadkocka": "Vadkocka",
-    "sorspont": "Sorspont",
-    "sebek_max": "Sebek",
-    "szivos": "Szívós",
-    "nagyon_szivos": "Nagyon szívós",
-    "mozgas": "Mozgás",
-    "haritas": "Hárítás",
-    "szivossag": "Szívósság",
-    "futaskocka": "Futáskocka",
-    "pancel": "Páncél",
-    "meret": "Méret",
-    "korszak": "Korszak",
-    "penz": "Pénz",
-    "nem": "Nem",
-    "koncepcio": "Koncepció",
-}
+# Display words live in tables/savage/cimkek.toml (chargen.labels).
+LABELS = builtin_labels("savage", "cimkek")
 
 
 # -- the die ladder -----------------------------------------------------------
@@ -714,8 +689,8 @@ def elonyok(char: dict, ctx: Context) -> None:
         pool = [e for e in table.entries if not _edge_problem(e, char, ids, r)]
         if not pool:
             raise ChargenError("elonyok: no Előny left whose requirements this character meets")
-        if ctx.prompter is not None:
-            entry = ctx.prompter.choose("elony", table, pool, ctx.rng)
+        entry = ctx.prompter.choose("elony", table, pool, ctx.rng) if ctx.prompter else None
+        if entry is not None:
             how = "prompt"
         else:
             weights = [e.get("weight", 1) * (mult if e["id"] in favour else 1) for e in pool]
@@ -1319,6 +1294,7 @@ SYSTEM = System(
         ),
     ],
     sheet=sheet,
+    labels_table="cimkek",
     batch_sheet=batch_sheet,
     check=check_pack,
     roster=[

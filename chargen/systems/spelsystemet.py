@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
+from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
 from chargen.procedure import Context, Option, Section, Step, System
 from chargen.tables import Pool, Spec, Tables, key_line
@@ -168,36 +169,8 @@ SPECS = {
     "namn_*": NAME_SPEC,
 }
 
-LABELS = {
-    "hal": "HÄL",
-    "kra": "KRA",
-    "ski": "SKI",
-    "sto": "STO",
-    "sty": "STY",
-    "lp": "LP",
-    "snabbhet": "Snabbhet",
-    "grundskada": "Grundskada",
-    "kp": "KP",
-    "art": "Art",
-    "genre": "Genre",
-    "yrke": "Yrke",
-    "fardigheter": "Färdigheter",
-    "vapen": "Vapen",
-    "rustning": "Rustning",
-    "skydd": "Skydd",
-    "huvud": "Huvud",
-    "brostkorg": "Bröstkorg",
-    "mage": "Mage",
-    "vanster_arm": "Vänster arm",
-    "hoger_arm": "Höger arm",
-    "vanster_ben": "Vänster ben",
-    "hoger_ben": "Höger ben",
-    "vanliga": "Vanliga färdigheter",
-    "kunskap": "Kunskapsfärdigheter",
-    "strid": "Stridsfärdigheter",
-    "yrke_grupp": "Yrkesfärdigheter",
-    "trotthetsslag": "Trötthetsslag",
-}
+# Display words live in tables/spelsystemet/etiketter.toml (chargen.labels).
+LABELS = builtin_labels("spelsystemet")
 GROUP_TITLES = {
     "vanliga": "Vanliga färdigheter",
     "kunskap": "Kunskapsfärdigheter",

@@ -1,0 +1,466 @@
+"""The presentation layer for every system: labels, ids and reprs, width, Markdown.
+
+Generic over the five systems. A system that does not conform yet is in the
+PENDING set of the test kind; its helper removes it when it does (a PENDING
+system that passes fails the `test_pending_is_current` check, so the sets
+stay honest).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from collections import Counter
+
+import pytest
+
+from chargen import output
+from chargen.errors import ChargenError
+from chargen.labels import PROMPTS, WORDS, Labels
+from chargen.procedure import Section, generate
+from chargen.prompts import PromptClosed, Prompter
+from chargen.render import md_table, section_text, table_lines, wrap
+from chargen.systems import available, load
+
+SYSTEMS = available()
+# Systems whose output still shows ids, reprs or unlabelled keys somewhere.
+PENDING_SCAN = {"matinee", "spelsystemet", "karma", "lef", "savage"}
+# Systems whose sheets, steps or rosters are not yet within the width.
+# savage: `savage pc --seed 126` fails (two grades of one Hátrány drawn), and so does -n 30.
+PENDING_WIDTH: set[str] = {"savage"}
+SEEDS_SCAN = range(1, 21)
+SEEDS_WIDTH = range(1, 201)
+REPR = re.compile(r"\bTrue\b|\bFalse\b|\bNone\b|\{'|\['|'\}|'\]|\(\{")
+
+
+# -- helpers ------------------------------------------------------------------------
+
+
+@functools.cache
+def _pack(sid: str):
+    """One pack per system for the whole module, so its labels record every miss."""
+    system = load(sid)
+    return system, system.tables()
+
+
+def _chars(sid: str, kind: str, seeds, step=None, count: int = 1, options=None):
+    system, pack = _pack(sid)
+    for seed in seeds:
+        yield from generate(system, pack, kind, dict(options or {}), count, seed, step=step)
+
+
+def render_text(sid: str, kind: str, seed: int, fmt: str, width: int = 80, step=None, count=1):
+    system, pack = _pack(sid)
+    items = list(generate(system, pack, kind, {}, count, seed, step=step))
+    target = system.step(step) if step else None
+    return "".join(output.render(system, pack, iter(items), fmt, count, target, width))
+
+
+def commands(sid: str) -> list[tuple[str, str | None]]:
+    system = load(sid)
+    return [("pc", None), ("npc", None), *(("pc", s.id) for s in system.pc if s.command)]
+
+
+def listing_text(sid: str, step_id: str, fmt: str, width: int = 80) -> str:
+    import fnmatch
+
+    system, pack = _pack(sid)
+    step = system.step(step_id)
+    names = [n for p in step.lists for n in pack.names() if fnmatch.fnmatchcase(n, p)]
+    tables = [pack[n] for n in dict.fromkeys(names)]
+    return "".join(output.listing(tables, fmt, pack, width)) if tables else ""
+
+
+def _id_words(sid: str) -> tuple[set[str], set[str]]:
+    """(ids and table names of the pack, every word its display texts use)."""
+    system, pack = _pack(sid)
+    ids = set(pack.names())
+    words: set[str] = set()
+    labels = pack.labels
+    for text in [*labels.labels.values(), *labels.words.values(), system.name]:
+        words.update(re.findall(r"[\w]+", text))
+    for name in pack.names():
+        table = pack[name]
+        words.update(re.findall(r"\w+", table.description or ""))
+        for entry in table.entries:
+            if "id" in entry:
+                ids.add(entry["id"])
+            for key, value in entry.items():
+                if key in ("id", "ref"):
+                    continue
+                words.update(re.findall(r"\w+", str(value)))
+        if table.kind == "settings":
+            words.update(re.findall(r"\w+", str(table.settings)))
+    return ids, words
+
+
+def find_leaks(text: str, ids: set[str], words: set[str]) -> list[str]:
+    """Python reprs, and ids a reader should never see (a slug with an underscore,
+    or an id that no display text of the pack uses as a word)."""
+    found = [m.group(0) for m in REPR.finditer(text)]
+    for token in re.findall(r"\b[a-z0-9][a-z0-9_]*\b", text):
+        if token in ids and ("_" in token or token not in words):
+            found.append(token)
+    return found
+
+
+def scan_system(sid: str) -> list[str]:
+    """Every command of the system in every human format over many seeds: what leaks."""
+    system, pack = _pack(sid)
+    ids, words = _id_words(sid)
+    problems = []
+    pack.labels.missing.clear()
+    for kind, step in commands(sid):
+        for fmt in ("table", "markdown"):
+            for seed in SEEDS_SCAN:
+                text = render_text(sid, kind, seed, fmt, step=step)
+                for leak in find_leaks(text, ids, words):
+                    problems.append(f"{kind} {step or ''} --seed {seed} -f {fmt}: {leak}")
+            text = render_text(sid, kind, 1, fmt, step=step, count=5)
+            for leak in find_leaks(text, ids, words):
+                problems.append(f"{kind} {step or ''} -n 5 -f {fmt}: {leak}")
+            if step:
+                text = listing_text(sid, step, fmt)
+                for leak in find_leaks(text, ids, words):
+                    problems.append(f"{step} --list -f {fmt}: {leak}")
+    problems += [f"unlabelled key: {k}" for k in sorted(pack.labels.missing)]
+    return sorted(set(problems))
+
+
+def width_problems(sid: str, width: int, seeds=SEEDS_WIDTH) -> list[str]:
+    system, pack = _pack(sid)
+    problems = []
+    for kind, step in commands(sid):
+        target = system.step(step) if step else None
+        for seed in seeds if step is None else list(seeds)[:40]:
+            try:
+                items = list(generate(system, pack, kind, {}, 1, seed, step=step))
+            except ChargenError as exc:
+                problems.append(f"{kind} {step or ''} --seed {seed} fails: {exc}")
+                continue
+            narrow = "".join(output.render(system, pack, iter(items), "table", 1, target, width))
+            for n, line in enumerate(narrow.splitlines(), 1):
+                if len(line) > width:
+                    problems.append(f"{kind} {step or ''} --seed {seed}: line {n} is {len(line)}")
+            wide = "".join(output.render(system, pack, iter(items), "table", 1, target, 2000))
+            if _ink(wide) != _ink(narrow):
+                problems.append(f"{kind} {step or ''} --seed {seed}: text lost at width {width}")
+        try:
+            roster = render_text(sid, kind, 7, "table", width, step=step, count=30)
+        except ChargenError as exc:
+            problems.append(f"{kind} {step or ''} -n 30 --seed 7 fails: {exc}")
+            continue
+        for line in roster.splitlines():
+            if len(line) > width:
+                problems.append(f"{kind} {step or ''} -n 30: roster line of {len(line)}")
+        if step:
+            for line in listing_text(sid, step, "table", width).splitlines():
+                if len(line) > width:
+                    problems.append(f"{step} --list: line of {len(line)}")
+    return problems
+
+
+def _ink(text: str) -> Counter:
+    """The characters of a text that layout must keep: all but spaces, rules and the
+    hyphens of broken words."""
+    kept = [ln for ln in text.splitlines() if ln.strip(" -=")]
+    return Counter(c for c in "".join(kept) if not c.isspace() and c != "-")
+
+
+# -- the labels files ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_labels_file_has_every_engine_word(sid):
+    _, pack = _pack(sid)
+    labels = pack.labels
+    assert set(WORDS) <= set(labels.words)
+    assert set(PROMPTS) <= set(labels.prompts)
+    assert labels.die_letter in ("T", "d", "k")
+    assert labels.labels, "the system's field labels"
+
+
+def test_labels_lookups():
+    labels = Labels(
+        {
+            "dice": "T",
+            "labels": {"fysik": "Fysik", "tillgangar": "Tillgångar"},
+            "short": {"fysik": "Fys"},
+            "plurals": {"karmatarning": ["karmatärning", "karmatärningar"]},
+            "words": {"yes": "ja", "no": "nej", "none": "inga"},
+        }
+    )
+    assert labels("fysik") == "Fysik" and not labels.missing
+    assert labels.forms("fysik") == ["Fysik", "Fys"]
+    assert labels.count(1, "karmatarning") == "1 karmatärning"
+    assert labels.count(3, "karmatarning") == "3 karmatärningar"
+    assert labels.dice("2d6+1") == "2T6+1" and labels.dice("d66") == "T66"
+    assert labels.dice(3, 6) == "3T6"
+    assert labels.effects({"fysik": 1, "tillgangar": -1}) == "Fysik +1, Tillgångar −1"
+    assert labels.value("x", True) == "ja" and labels.value("x", None) == "inga"
+    assert labels("okand_nyckel") == "Okand nyckel"
+    assert labels.missing == {"okand_nyckel"}
+
+
+def test_labels_file_is_checked(tmp_path):
+    from chargen.errors import TableError
+
+    folder = tmp_path / "karma"
+    folder.mkdir()
+    (folder / "etiketter.toml").write_text('dice = "x"\n[labels]\nfysik = 3\n[bogus]\n')
+    system = load("karma")
+    problems = system.tables([tmp_path]).check()
+    text = "\n".join(p.text for p in problems)
+    assert "dice must be" in text and "fysik must be text" in text and "unknown key 'bogus'" in text
+    assert "[words] lacks" in text and "[prompts] lacks" in text
+    with pytest.raises(TableError):
+        from chargen.cli import load_tables
+
+        load_tables(system, [str(tmp_path)])
+
+
+# -- layout -----------------------------------------------------------------------------
+
+
+def test_wrap_hanging_indent_and_marked_breaks():
+    lines = wrap("ett två tre " + "x" * 30, 12, "  ")
+    assert all(len(line) <= 12 for line in lines)
+    assert lines[0] == "ett två tre"
+    assert all(line.startswith("  ") for line in lines[1:])
+    assert lines[1].endswith("-")  # a word longer than the line is broken with a mark
+    assert "".join(line.strip().rstrip("-") for line in lines[1:]) == "x" * 30
+
+
+def test_table_fits_and_keeps_every_word():
+    rows = [["Smugglare", "Flygfarkoster +5, Fixare +5, Lönndom +4", "Tullen tog din last " * 5]]
+    lines = table_lines(rows, ["Karriär", "Ger", "Händelse"], 60)
+    assert max(len(line) for line in lines) <= 60
+    assert _ink("\n".join(lines)) == _ink(
+        "\n".join(table_lines(rows, ["Karriär", "Ger", "Händelse"], 500))
+    )
+
+
+def test_items_wrap_beside_the_name():
+    sheet = [Section("Előnyök", items=[("Karizmatikus", "+2 Meggyőzés dobásokra. " * 6)])]
+    text = section_text(sheet, False, width=50)
+    lines = text.splitlines()
+    assert lines[2].startswith("Karizmatikus  +2")
+    assert all(len(line) <= 50 for line in lines)
+    assert lines[3].startswith(" " * len("Karizmatikus  "))
+
+
+def test_roster_abbreviates_then_drops():
+    from chargen.procedure import Column
+
+    labels = Labels(
+        {
+            "labels": {"name": "Namn", "fysik": "Fysik", "anteckning": "Anteckning"},
+            "short": {"fysik": ["Fys", "F"]},
+        }
+    )
+    cols = [
+        Column("name", priority=9),
+        Column("fysik", priority=7),
+        Column("anteckning", priority=1),
+    ]
+    chars = [{"name": f"Person {n}", "fysik": n, "anteckning": "lång " * 10} for n in range(3)]
+    text = "".join(output.roster(cols, chars, False, labels, 30))
+    assert all(len(line) <= 30 for line in text.splitlines())
+    assert "Fys" in text.splitlines()[0] or "Fysik" in text.splitlines()[0]
+    assert "Anteckning" not in text  # the lowest priority went; it stays in the JSON
+    wide = "".join(output.roster(cols, chars, False, labels, 200))
+    assert "Fysik" in wide and "Anteckning" in wide
+
+
+# -- Markdown -------------------------------------------------------------------------
+
+
+def parse_md_tables(text: str) -> list[list[list[str]]]:
+    """A small GitHub-flavoured Markdown table parser: tables as lists of rows of cells,
+    header first; `\\|` is a literal pipe and a cell's `<br>` a line break."""
+    tables, current = [], None
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cells = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+            cells = [c.strip().replace("\\|", "|").replace("\\\\", "\\") for c in cells]
+            if current is None:
+                current = [cells]
+            elif all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
+                assert len(current) == 1, "a separator row only under the header"
+                assert len(cells) == len(current[0])
+                current.append(None)
+            else:
+                assert len(cells) == len(current[0]), f"ragged row: {line}"
+                current.append(cells)
+        elif current is not None:
+            tables.append([r for r in current if r is not None])
+            current = None
+    if current is not None:
+        tables.append([r for r in current if r is not None])
+    return tables
+
+
+def test_markdown_escapes_cells():
+    lines = md_table([["Vital", "HELBRED +1 | PSYKE\nnext"]], ["Ekspertise", "Virkning"])
+    parsed = parse_md_tables("\n".join(lines))
+    assert parsed == [[["Ekspertise", "Virkning"], ["Vital", "HELBRED +1 | PSYKE<br>next"]]]
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_markdown_round_trips_every_sheet_table(sid):
+    system, pack = _pack(sid)
+    for kind in ("pc", "npc"):
+        for char in _chars(sid, kind, range(1, 31)):
+            sections = system.sheet_sections(char, pack)
+            text = section_text(sections, True, char.get("name") or "")
+            parsed = parse_md_tables(text)
+            expected = [s for s in sections if s.rows]
+            assert len(parsed) == len(expected)
+            for table, section in zip(parsed, expected, strict=True):
+                body = table[1:]
+                assert len(body) == len(section.rows)
+                for got, row in zip(body, section.rows, strict=True):
+                    want = [output.render_cell(c) for c in row]
+                    assert got[: len(want)] == want
+
+
+# -- the generic scans ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_no_id_repr_or_unlabelled_key(sid):
+    if sid in PENDING_SCAN:
+        pytest.skip(f"{sid} is PENDING_SCAN")
+    assert scan_system(sid) == []
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+@pytest.mark.parametrize("width", [80, 60])
+def test_width(sid, width):
+    if sid in PENDING_WIDTH:
+        pytest.skip(f"{sid} is PENDING_WIDTH")
+    assert width_problems(sid, width) == []
+
+
+def test_pending_is_current():
+    """A PENDING system that already conforms must leave the set."""
+    done = [s for s in PENDING_SCAN if not scan_system(s)]
+    done += [s for s in PENDING_WIDTH if not width_problems(s, 80, range(1, 21))]
+    assert not done, f"remove from PENDING: {done}"
+
+
+def test_the_scan_finds_leaks():
+    ids = {"mishima", "karriarhandelser_smugglare", "prast"}
+    words = {"Mishima", "Präst"}
+    text = "Mall prast, tabell karriarhandelser_smugglare, skold: True, ['a'], Mishima"
+    assert sorted(find_leaks(text, ids, words)) == sorted(
+        ["True", "['", "']", "prast", "karriarhandelser_smugglare"]
+    )
+
+
+# -- prompts ------------------------------------------------------------------------------
+
+
+def _prompter(answers: str, sid: str = "karma"):
+    _, pack = _pack(sid)
+    err = io.StringIO()
+    return Prompter(pack.labels, 80, io.StringIO(answers), err, pack), err
+
+
+def test_prompt_kinds_answer_and_draw():
+    _, pack = _pack("karma")
+    table = pack["bakgrunder"]
+    pool = list(table.entries)[:5]
+    p, err = _prompter("2\n\n1,3\n\n7\n\n99\n4\nj\n\nMiranda\n\n1\n+2\n\n")
+    assert p.choose("bakgrund", table, pool) is pool[1]
+    assert p.choose("bakgrund", table, pool) is None
+    assert p.choose_many("bakgrund", table, pool, 2) == [pool[0], pool[2]]
+    assert p.choose_many("bakgrund", table, pool, 2) is None
+    assert p.number("Karma", 0, 10) == 7
+    assert p.number("Karma", 0, 10) is None
+    assert p.number("Karma", 0, 10) == 4  # 99 is refused, then 4
+    assert p.yes_no("Spendera") is True
+    assert p.yes_no("Spendera") is None
+    assert p.text("Namn", "Eva") == "Miranda"
+    assert p.text("Namn", "Eva") is None
+    drawn, extra = ["a", "b", "c"], ["d", "e"]
+    assert p.edit_list("Utrustning", drawn, extra, str) == ["a"]
+    assert p.edit_list("Utrustning", drawn, extra, str) == ["e"]
+    assert p.edit_list("Utrustning", drawn, extra, str) is None
+    said = err.getvalue()
+    assert "Välj Bakgrund" in said and "tomt: slumpen väljer" in said
+    assert "”99” är inget av alternativen ovan." in said
+    assert "Choose" not in said and "random" not in said
+
+
+def test_prompt_closed_stdin():
+    p, _ = _prompter("")
+    with pytest.raises(PromptClosed, match="inmatningen tog slut"):
+        p.number("Karma", 0, 10)
+
+
+def test_context_records_every_answer():
+    system, pack = _pack("karma")
+    from chargen.procedure import Context
+
+    p, err = _prompter("5\nn\nEva\n\n")
+    ctx = Context(system, pack, "pc", {}, 1, 1, prompter=p)
+    ctx.start(1, 0)
+    assert ctx.ask_number("karma", 0, 10, lambda: 3) == 5
+    assert ctx.ask_yes_no("last", True) is False
+    assert ctx.ask_text("namn", "Lisa") == "Eva"
+    assert ctx.ask_number("karma", 0, 10, lambda: 3) == 5  # the batch keeps the answer
+    events = [(e["ask"], e["value"], e["by"]) for e in ctx.historik]
+    assert events == [
+        ("karma", 5, "prompt"),
+        ("last", False, "prompt"),
+        ("namn", "Eva", "prompt"),
+        ("karma", 5, "option"),
+    ]
+    ctx2 = Context(system, pack, "pc", {}, 1, 1, prompter=_prompter("\n")[0])
+    ctx2.start(1, 0)
+    assert ctx2.ask_number("karma", 0, 10, lambda: 3) == 3
+    assert ctx2.historik[-1]["by"] == "random"
+
+
+# -- interactive walks through a pseudo-terminal ---------------------------------------------
+
+ASK = {"sv": "Välj", "da": "Vælg", "hu": "Válassz"}
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_interactive_walk_in_the_games_language(sid):
+    from pty_walk import walk
+
+    system, pack = _pack(sid)
+    labels = pack.labels
+    run = walk([sid, "pc", "--interactive", "--seed", "3", "-f", "json"], [(".", "1")])
+    assert run.code == 0, run.stderr
+    assert run.prompts, "the walk asks something"
+    for prompt in run.prompts:
+        assert "Choose" not in prompt and "random" not in prompt
+    assert run.prompts[0].startswith(ASK[system.language]), run.prompts[0]
+    import json
+
+    char = json.loads(run.stdout)[0]
+    hows = [e.get("by") for e in char["historik"] if "by" in e]
+    assert hows.count("prompt") >= 1
+    empty = len(run.prompts) - 1
+    if empty:  # an empty answer takes the dice and says what they gave
+        drawn = labels.prompts["drawn"].split("{")[0].strip()
+        assert run.stderr.count(drawn) >= 1
+        assert "random" in hows
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_interactive_closed_stdin_is_exit_2_with_one_line(sid):
+    from pty_walk import walk
+
+    _, pack = _pack(sid)
+    run = walk([sid, "pc", "--interactive", "--seed", "3", "-f", "json"], default=None)
+    assert run.code == 2
+    assert run.stdout == ""
+    last = [line for line in run.stderr.splitlines() if line.strip()][-1]
+    assert last == "chargen: error: " + pack.labels.prompts["closed"]
+    assert "Traceback" not in run.stderr and "interrupted" not in run.stderr
