@@ -20,7 +20,7 @@ from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
 from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
-from chargen.procedure import Context, Option, Section, Step, System
+from chargen.procedure import Context, Option, Part, Section, Step, System
 from chargen.tables import Pool, Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("hal", "kra", "ski", "sto", "sty")
@@ -1391,6 +1391,7 @@ PC_STEPS = [
             "yrke",
             "yrke_namn",
             "modersmal",
+            "gemensamt_sprak",
             "fardigheter",
             "fardighetsnamn",
             "fardighetsgrupper",
@@ -1543,6 +1544,42 @@ def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
     return [f"{', '.join(dict.fromkeys(names))}: {text}" for text, names in by_note.items()]
 
 
+def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False) -> Part:
+    """A Part of the sheet for a step alone: the sections `sheet` makes from the character
+    fields `keys` (and `extra` when present); `head`: the head rows they make."""
+
+    def build(char: dict, tables: Tables) -> list[Section]:
+        part = {"kind": char.get("kind"), **{k: char[k] for k in keys + extra if k in char}}
+        sections = sheet(part, tables)
+        if head:  # the head's rows but the name
+            rows = [r for r in sections[0].rows if r[0] != "Namn"]
+            return [Section(sections[0].title, rows=rows)] if rows else []
+        return sections[1:]
+
+    return Part(keys, build)
+
+
+def _tongues(char: dict, tables: Tables) -> list[Section]:
+    names = char["fardighetsnamn"]
+    rows = [["Modersmål", names.get(char["modersmal"], "")]]
+    if char.get("gemensamt_sprak") and char["gemensamt_sprak"] != char["modersmal"]:
+        rows.append(["Gemensamt språk", names.get(char["gemensamt_sprak"], "")])
+    return [Section("Språk", rows=rows)]
+
+
+PARTS = [
+    _piece("genre", "genre_namn", head=True),
+    _piece("art", "art_namn", head=True),
+    _piece("yrke", "yrke_namn", head=True),
+    _piece("grundegenskaper", extra=("artmaximum",)),
+    _piece("lp", "snabbhet", "grundskada", "kp"),
+    Part(("modersmal", "gemensamt_sprak", "fardighetsnamn"), _tongues),
+    _piece("fardigheter", "fardighetsnamn", "fardighetsgrupper"),
+    _piece("vapen", "grundskada"),
+    _piece("rustningspaket", "rustning", "skydd", "trotthetsslag"),
+]
+
+
 def check_pack(tables: Tables) -> list[Problem]:
     """What the specs cannot say: a yrke's `specifikationer` name <klass> skills it gives,
     each specification one that a genre of the yrke lists for that skill's klass."""
@@ -1595,6 +1632,7 @@ SYSTEM = System(
         Option("genre", table="genrer", help="The genre (genrer.toml)."),
     ],
     sheet=sheet,
+    parts=PARTS,
     check=check_pack,
     roster=[
         ("Namn", "name"),
