@@ -182,7 +182,7 @@ def step_sheet(system, char: dict, tables=None, step=None) -> list:
             sections += part.build(char, tables)
             shown |= set(part.fields)
     for key, value in char.items():
-        if key in ENVELOPE or key in shown or value in (None, [], {}):
+        if key in ENVELOPE or key in shown or value in (None, [], {}) or labels.get(key) == "":
             continue
         sections += _field_sections(key, value, labels, tables, head)
     return sections
@@ -513,7 +513,7 @@ def entry_details(entry: dict, table, labels, pack) -> str:
     if entry.get("effects"):
         facts.append(labels.effects(entry["effects"], pack))
     for key, kind in table.spec.fields.items():
-        if key in entry:
+        if key in entry and labels.get(key) != "":  # a field labelled "" is not for readers
             facts.append(f"{labels(key)}: {field_value(kind, key, entry[key], labels, pack)}")
     if entry.get("ref"):
         refs = [entry["ref"]] if isinstance(entry["ref"], str) else list(entry["ref"])

@@ -272,7 +272,7 @@ class Context:
         self.drawn_rows: list[tuple[str, dict]] = []
         self._pronouns = system.pronoun_set()
         self._pools: dict[Any, Pool] = {}
-        self._rules: dict[int, Rule | None] = {}
+        self._rules: dict[int, tuple[dict, Rule]] = {}
         self._option_facts: dict[str, str | None] = {}
         self._steering: Steering | None = None
 
@@ -345,13 +345,12 @@ class Context:
 
     # -- conditions --------------------------------------------------------
     def _rule(self, entry: dict) -> Rule | None:
-        key = id(entry)
-        try:
-            return self._rules[key]
-        except KeyError:
-            rule = Rule(entry) if any(k in entry for k in _CONDITION_KEYS) else None
-            self._rules[key] = rule
-            return rule
+        if not any(k in entry for k in _CONDITION_KEYS):
+            return None
+        cached = self._rules.get(id(entry))
+        if cached is None or cached[0] is not entry:  # memo holds the entry: ids stay unique
+            cached = self._rules[id(entry)] = (entry, Rule(entry))
+        return cached[1]
 
     def fits(self, entry: dict) -> bool:
         """Whether this entry may be drawn now: its conditions hold, nothing excludes it."""
@@ -444,12 +443,16 @@ class Context:
     def note(self, entry: dict, table: str | Table | None = None) -> None:
         """Record an entry drawn for this character: its id and tags count for
         `requires`/`excludes`, and the sweep tests check its conditions."""
-        rule = self._rule(entry)
-        self.drawn.update(entry_names(entry))
+        tab = self.tables[table] if isinstance(table, str) and table else table
+        index = tab.compiled.index.get(id(entry)) if isinstance(tab, Table) else None
+        if index is not None:
+            rule, names = tab.compiled.rules[index], tab.compiled.names[index]
+        else:
+            rule, names = self._rule(entry), entry_names(entry)
+        self.drawn.update(names)
         if rule is not None and rule.excludes:
             self.banned.update(rule.excludes)
-        name = table.name if isinstance(table, Table) else table or ""
-        self.drawn_rows.append((name, entry))
+        self.drawn_rows.append((tab.name if isinstance(tab, Table) else "", entry))
 
     def pick(self, table: str, among: list[dict] | None = None) -> dict:
         """One weighted random row that fits (noted)."""
@@ -473,8 +476,13 @@ class Context:
         if exclude:
             pool = [e for e in pool if e.get("id") not in exclude and e not in exclude]
         drawn: list[dict] = []
+        # Without requires/excludes in the table, one draw cannot change what fits:
+        # filter once and take each drawn row out; otherwise filter before each pick.
+        steady = tab.compiled.plain
+        fitting = self._fitting(tab, pool)
         for _ in range(count):
-            fitting = self._fitting(tab, [e for e in pool if not any(e is d for d in drawn)])
+            if drawn and not steady:
+                fitting = self._fitting(tab, [e for e in pool if not any(e is d for d in drawn)])
             if not fitting:
                 raise ChargenError(
                     f"table {tab.name} ({tab.path}) has {len(drawn)} entries that fit "
@@ -483,6 +491,8 @@ class Context:
             entry = Pool(fitting).pick(self.rng)
             self.note(entry, tab)
             drawn.append(entry)
+            if steady:
+                fitting = [e for e in fitting if e is not entry]
         return drawn
 
     # -- text --------------------------------------------------------------

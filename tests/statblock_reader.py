@@ -96,9 +96,9 @@ def read(text: str) -> dict:
     for piece in (_section(parts, "Skills:") or "").split(","):
         piece = NEWLINE.sub(" ", piece).strip()
         dice = DICE.search(piece)
-        name = piece.replace(dice[0], "").strip() if dice else piece
-        if name:
-            skills[name.lower()] = trait(dice[0])
+        name = piece.replace(dice[0], "", 1).strip().replace(" )", ")") if dice else piece
+        if name and dice:
+            skills[name.lower().replace(":", "").replace(".", "", 1)] = trait(dice[0])
     out["skills"] = skills
     out["pace"] = _number(parts, "Pace:")
     out["parry"] = _number(parts, "Parry:")

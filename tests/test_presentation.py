@@ -464,3 +464,40 @@ def test_interactive_closed_stdin_is_exit_2_with_one_line(sid):
     last = [line for line in run.stderr.splitlines() if line.strip()][-1]
     assert last == "chargen: error: " + pack.labels.prompts["closed"]
     assert "Traceback" not in run.stderr and "interrupted" not in run.stderr
+
+
+# -- the --width option and its default ------------------------------------------------------
+
+
+def test_width_option_and_default():
+    from conftest import run
+
+    for args in (["matinee", "pc", "--seed", "2"], ["karma", "npc", "-n", "9", "--seed", "1"]):
+        narrow = run(*args, "--width", "60")
+        assert narrow.exit_code == 0, narrow.stderr
+        assert max(len(line) for line in narrow.stdout.splitlines()) <= 60
+        piped = run(*args, env={"COLUMNS": "200"})  # not a terminal: 80, whatever COLUMNS says
+        assert max(len(line) for line in piped.stdout.splitlines()) <= 80
+    listed = run("matinee", "karriarer", "--list", "--width", "50")
+    assert max(len(line) for line in listed.stdout.splitlines()) <= 50
+    assert run("karma", "pc", "--width", "5").exit_code == 2
+
+
+def test_terminal_width_follows_columns_on_a_terminal(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setenv("COLUMNS", "132")
+    assert output.terminal_width(Tty()) == 132
+    assert output.terminal_width(io.StringIO()) == 80
+
+
+def test_a_step_alone_reads_like_its_part_of_the_sheet():
+    """Labels, names for ids, effects in the game's words: no field dump."""
+    text = render_text("matinee", "pc", 5, "table", step="karriarer")
+    assert "Färdigheter" in text and "Fardigheter" not in text
+    assert "{'" not in text and "effekter" not in text
+    _, pack = _pack("karma")
+    text = render_text("lef", "pc", 11, "table", step="tilstande")
+    assert "Trin" in text and "Steg" not in text and "vaerdi" not in text

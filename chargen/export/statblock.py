@@ -115,7 +115,7 @@ def block(char: dict, tables, members: list[str] | None = None) -> str:
     if members is not None:
         sablon = char.get("sablon") or char.get("template", "")
         lines.append(f"{sablon} (osztag, {len(members)} fő)")
-        lines.append(_wrap(f"Tagok: {', '.join(members)}."))
+        lines.append(_wrap(f"Tagok: {'; '.join(members)}."))  # a beast's name may hold a comma
         wild = char.get("csoport_vadkocka") or "d6"
         lines.append(f"Közös Akciókártya: {char.get('akciokartya')}; {char.get('squad')}.")
         lines.append(f"Csoportdobás: Jellemzőkocka és a közös {wild} Vadkocka, a jobbik számít.")
