@@ -967,6 +967,23 @@ def _choose_art(char: dict, ctx: Context, plans: _Plans) -> None:
     ):
         entry = default  # a player character is a människa unless --art says otherwise
         ctx.log(choice="art", id=entry["id"], name=entry["name"], by="default")
+    elif (
+        ctx.option("art") is None
+        and ctx.prompter is not None
+        and ctx.kind == "pc"
+        and default is not None
+        and len(pool) > 1
+    ):
+        # at the prompt too: an empty answer is the flag's default, a människa
+        entry = ctx.prompter.choose("art", ctx.table("arter"), list(pool.entries), ctx.rng)
+        how = "prompt"
+        if entry is None:
+            entry, how = default, "default"
+            ctx.prompter.say("  " + ctx.labels.prompt("default", value=entry["name"]))
+        else:
+            ctx.options["art"] = entry["id"]  # the batch takes the answer
+        ctx.note(entry, "arter")
+        ctx.log(choice="art", id=entry["id"], name=entry["name"], by=how)
     else:
         entry = _choose(
             ctx,
