@@ -20,7 +20,7 @@ from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
 from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
-from chargen.procedure import Context, Option, Section, Step, System
+from chargen.procedure import Column, Context, Option, Section, Step, System
 from chargen.tables import Spec, Tables, key_line, parse_range
 
 EGENSKAPER = ("stark", "talig", "smidig", "uppmarksam", "overtygande", "stridsvan", "traffsaker")
@@ -520,13 +520,15 @@ SYSTEM = System(
     batch_sheet=batch_sheet,
     check=check_pack,
     roster=[
-        ("Namn", "name"),
-        ("Mall", "mall_namn"),
-        *[(LABELS[e][:4], _short(e)) for e in EGENSKAPER],
-        (
-            "Bakgrunder",
+        Column("name", priority=9),
+        Column("mall_namn", priority=8),
+        *[Column(e, _short(e), priority=6) for e in EGENSKAPER],
+        Column("karma", _roster_karma, priority=7),
+        Column(
+            "bakgrunder",
             lambda c: ", ".join(f"{b['namn']} {b['tarningar']}" for b in c["bakgrunder"]),
+            priority=4,
+            wrap=True,
         ),
-        ("Karma", _roster_karma),
     ],
 )

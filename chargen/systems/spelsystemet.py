@@ -20,7 +20,7 @@ from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
 from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
-from chargen.procedure import Context, Option, Part, Section, Step, System
+from chargen.procedure import Column, Context, Option, Part, Section, Step, System
 from chargen.tables import Pool, Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("hal", "kra", "ski", "sto", "sty")
@@ -1652,15 +1652,25 @@ SYSTEM = System(
     parts=PARTS,
     check=check_pack,
     roster=[
-        ("Namn", "name"),
-        ("Mall", "mall_namn"),
-        ("Genre", "genre_namn"),
-        ("Art", "art_namn"),
-        ("Yrke", "yrke_namn"),
-        *[(LABELS[g], (lambda c, g=g: c["grundegenskaper"][g])) for g in GRUNDEGENSKAPER],
-        ("LP", "lp"),
-        ("Sh", "snabbhet"),
-        ("G", "grundskada"),
-        ("Vapen", lambda c: ", ".join(f"{w['namn']} {w['faktisk_skada']}" for w in c["vapen"])),
+        Column("name", priority=9),
+        Column("mall_namn", priority=4),
+        Column("genre_namn", priority=6),
+        Column("art_namn", priority=3),
+        Column("yrke_namn", priority=8),
+        *[
+            Column(
+                g, (lambda c, g=g: c["grundegenskaper"][g]), priority=5 if g in "ski sto sty" else 3
+            )
+            for g in GRUNDEGENSKAPER
+        ],
+        Column("lp", priority=8),
+        Column("snabbhet", priority=4),
+        Column("grundskada", priority=7),
+        Column(
+            "vapen",
+            lambda c: ", ".join(f"{w['namn']} {w['faktisk_skada']}" for w in c["vapen"]),
+            priority=2,
+            wrap=True,
+        ),
     ],
 )
