@@ -164,11 +164,30 @@ def karma(char: dict, ctx: Context) -> None:
         ctx.log(karma=char["karma"], by="option" if ctx.option("karma") is not None else "regler")
 
 
-def _sentence(char: dict, ctx: Context) -> None:
+def _sentence(char: dict, ctx: Context, template: dict | None = None) -> None:
     """The vice-and-virtue sentence (regler.toml `mening`: "{namn} {last} men {han} {dygd}"):
-    the virtue drawn among those that do not exclude the vice."""
-    vice = ctx.roll_table("laster")[0]
-    virtue = ctx.roll_table("dygder")[0]
+    the virtue drawn among those that do not exclude the vice.
+
+    A player character rolls through ctx.roll_table (the historik records both rows); an
+    NPC draws from pools kept per batch: the vices that fit the gender, and the virtues
+    that fit beside a vice, its template and the gender (what ctx.pool gives then)."""
+    if template is None:
+        vice = ctx.roll_table("laster")[0]
+        virtue = ctx.roll_table("dygder")[0]
+    else:
+        vice = ctx.pool("laster").pick(ctx.rng)
+        if ctx.fits(vice):
+            ctx.note(vice, "laster")
+        else:  # something drawn before excludes it: the engine's own draw
+            vice = ctx.pick("laster")
+        key = ("dygder", template["id"], vice.get("id") or vice.get("result"), ctx.gender())
+        virtues = ctx.cache.get(key)
+        if virtues is None:
+            virtues = ctx.cache[key] = ctx.pool("dygder")
+        if not virtues:
+            raise ctx._none_fit(ctx.table("dygder"))
+        virtue = virtues.pick(ctx.rng)
+        ctx.note(virtue, "dygder")
     char["last"] = ctx.text(vice["result"])
     char["dygd"] = ctx.text(virtue["result"])
     char["last_id"], char["dygd_id"] = vice.get("id"), virtue.get("id")
@@ -337,6 +356,7 @@ def npc(char: dict, ctx: Context) -> None:
         {"id": b["id"], "namn": ctx.text(b["name"]), "tarningar": _between(rand, lo, hi)}
         for b in backgrounds
     ]
+    _sentence(char, ctx, template)  # before the Särdrag: their exclusions concern only them
     count = template["sardrag"]
     char["sardrag"] = _sardrag_rows(ctx.draw("sardrag", count), ctx) if count else []
     kind = _karma_typ(template)
@@ -353,7 +373,8 @@ def npc(char: dict, ctx: Context) -> None:
         char["karma_typ"] = kind
         forced = ctx.option("karma")
         char["karma"] = forced if forced is not None else _between(rand, *karma_range)
-    _sentence(char, ctx)
+    for key in ("last", "dygd", "last_id", "dygd_id", "mening"):
+        char[key] = char.pop(key)  # the sentence last in the JSON, as on the sheet
 
 
 # -- the sheet ---------------------------------------------------------------------------
