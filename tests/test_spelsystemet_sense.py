@@ -170,3 +170,34 @@ def test_weapon_notes_are_on_the_sheet():
             break
     else:
         pytest.fail("no riddare with a lance in 40 seeds")
+
+
+def test_fantasy_names_come_from_the_species_name_table(pcs, npcs):
+    import tomllib
+
+    from chargen.tables import builtin_root
+
+    folder = builtin_root() / "spelsystemet"
+    tables = {}
+    seen = set()
+    fantasy = make("spelsystemet", count=600, seed=31, options={"genre": "fantasy"})
+    for art in ("alv", "dvarg", "troll", "orch", "halvling"):
+        fantasy += make("spelsystemet", count=60, seed=5, options={"art": art})
+    for char in pcs + npcs + fantasy:
+        species = TABLES["arter"].get(char["art"])
+        table = species.get("namntabeller", {}).get(char["genre"])
+        if table is None:
+            continue
+        if table not in tables:
+            tables[table] = tomllib.loads((folder / f"{table}.toml").read_text("utf-8"))
+        names = tables[table]
+        given = char["name"].split()[0]
+        assert given in names[char["kon"]], (char["art"], char["kon"], char["name"])
+        if "patronym" in names:
+            suffix = "son" if char["kon"] == "male" else "dotter"
+            assert char["name"].split()[1].endswith(suffix), char["name"]
+        seen.add(char["art"])
+    assert seen == {"manniska", "alv", "dvarg", "troll", "orch", "halvling"}
+    modern = [c for c in pcs + npcs if c["genre"] != "fantasy"]
+    everyone = {n for t in tables.values() for g in ("male", "female") for n in t[g]}
+    assert sum(c["name"].split()[0] not in everyone for c in modern) > 0.9 * len(modern)
