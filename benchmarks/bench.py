@@ -1,8 +1,11 @@
 """Throughput and start-up of chargen, as ratios measured in one run.
 
-    python benchmarks/bench.py            # the standard set (about a minute)
-    python benchmarks/bench.py --million  # also: savage npc -n 1,000,000, peak memory
-    python benchmarks/bench.py --startup  # only the start-up figures (a few seconds)
+    .venv/bin/python benchmarks/bench.py            # the standard set (a few minutes)
+    .venv/bin/python benchmarks/bench.py --million  # also: savage npc -n 1,000,000, peak memory
+    .venv/bin/python benchmarks/bench.py --startup  # only the start-up figures (a few seconds)
+
+It needs chargen installed in the Python that runs it (`python3 -m venv .venv &&
+.venv/bin/pip install .`); `-n 10000` makes a quick run of well under a minute.
 
 Each figure is the median of several runs of the installed `chargen` (the
 console script next to this Python), so import and start-up costs count, as
@@ -44,15 +47,23 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def timed(cmd: list[str], repeat: int) -> float:
-    """Median wall time of `cmd` with stdout discarded."""
+    """Median wall time of `cmd` with stdout discarded (a failing command ends the run
+    with its message, not a traceback)."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=ENV
+        done = subprocess.run(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=ENV
         )
+        if done.returncode != 0:
+            sys.exit(f"bench.py: {' '.join(cmd)} failed: {_last_line(done.stderr)}")
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in (text or "").strip().splitlines() if line.strip()]
+    return lines[-1][-300:] if lines else "nothing"
 
 
 def systems() -> set[str]:
@@ -78,6 +89,21 @@ def main() -> None:
     )
     args = parser.parse_args()
     cg = chargen()
+    ready = subprocess.run([*cg, "--version"], capture_output=True, text=True)
+    if ready.returncode != 0:
+        sys.exit(
+            "bench.py needs chargen installed in this Python: python3 -m venv .venv && "
+            ".venv/bin/pip install . && .venv/bin/python benchmarks/bench.py\n"
+            f"({' '.join(cg)} --version said: {_last_line(ready.stderr or ready.stdout)})"
+        )
+    batches = 5 * 3 * args.n / 40_000  # five systems, three runs, roughly 40,000 NPCs a second
+    took = (
+        "a few seconds"
+        if args.startup
+        else f"about {max(1, round((30 + batches) / 60))} minute(s) (-n {args.n:,}"
+        + (", and --million a minute more)" if args.million else ")")
+    )
+    print(f"bench.py: {ready.stdout.strip()}; this takes {took} on an idle machine", flush=True)
     have = systems()
     if args.only:
         have &= set(args.only)

@@ -270,7 +270,20 @@ def _generate_command(system, kind: str, step) -> click.Command:
         helptext = step.help or f"Step '{step.id}' of the creation procedure alone."
 
     def callback(**params):
-        run_generate(system, kind, step, **params)
+        try:
+            run_generate(system, kind, step, **params)
+        except (ChargenError, click.ClickException, click.exceptions.Abort):
+            raise
+        except Exception as exc:
+            if not params.get("tables_dirs") or _debug["on"]:
+                raise
+            # A user's pack passed the check (and its trial) yet a character failed:
+            # the pack is the outside cause, so it is exit 2 naming it, not a crash.
+            packs = ", ".join(str(p) for p in _overlay_paths(params["tables_dirs"]))
+            raise ChargenError(
+                f"the tables in {packs} cannot make this {system.id} {kind}: "
+                f"{type(exc).__name__}: {exc} (CHARGEN_DEBUG=1 shows where)"
+            ) from exc
 
     command = callback
     for option in reversed(options + formats.options_for(system.id)):
@@ -355,7 +368,7 @@ def run_generate(
 
     width = width or out.terminal_width()
     export = None if list_tables else formats.lookup(fmt, system.id, step)
-    export_values = formats.values_for(export, system.id, chosen)
+    export_values = formats.values_for(export, system.id, chosen) | {"width": width}
     pack = load_tables(system, tables_dirs)
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output, width)
@@ -366,6 +379,8 @@ def run_generate(
             raise unknown_locale(locale)
     options = _validate_options(system, kind, pack, chosen)
     prompter = None
+    if interactive and (sys.stdin is None or sys.stdin.closed):
+        raise ChargenError("--interactive reads the answers from standard input, which is closed")
     if interactive:
         from chargen.prompts import Prompter
 

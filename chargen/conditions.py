@@ -101,7 +101,7 @@ def entry_names(entry: dict) -> frozenset[str]:
 class Compiled:
     """What a table's entries say about conditions, computed once when it loads."""
 
-    __slots__ = ("rules", "conditioned", "facts", "plain", "names", "index")
+    __slots__ = ("rules", "conditioned", "facts", "plain", "names", "index", "watch", "answers")
 
     def __init__(self, entries: tuple[dict, ...]) -> None:
         rules = []
@@ -117,6 +117,9 @@ class Compiled:
         self.plain = not any(r is not None and (r.requires or r.excludes) for r in rules)
         self.names: tuple[frozenset[str], ...] = tuple(entry_names(e) for e in entries)
         self.index = {id(e): i for i, e in enumerate(entries)}  # entry -> its position
+        # the drawn names that can change which rows fit, and the names rows answer to
+        self.watch = frozenset().union(*(r.requires | r.excludes for r in rules if r is not None))
+        self.answers = frozenset().union(*self.names)
 
 
 # -- gendered text ------------------------------------------------------------

@@ -219,6 +219,27 @@ class Labels:
             tables._name_index = index
         return index.get(entry_id)
 
+    def loaded_name(self, entry_id: str, tables: Any) -> str | None:
+        """Like `lookup`, over the tables already loaded only (the ones a character was
+        drawn from): the cheap safety net for a sheet cell that is a bare id."""
+        loaded = getattr(tables, "_loaded", None)
+        if not loaded or not _SLUG.match(entry_id):
+            return None
+        cached = getattr(tables, "_loaded_index", None)
+        if cached is None or cached[0] != len(loaded):
+            index: dict[str, str] = {}
+            for name in sorted(loaded):
+                for entry in loaded[name].entries:
+                    ident = entry.get("id")
+                    if isinstance(ident, str) and ident not in index:
+                        shown = next(
+                            (entry[k] for k in NAME_KEYS if isinstance(entry.get(k), str)), None
+                        )
+                        if shown is not None:
+                            index[ident] = shown
+            cached = tables._loaded_index = (len(loaded), index)
+        return cached[1].get(entry_id)
+
     def effects(self, effects: dict, tables: Any = None) -> str:
         """{'fysik': 1, 'tillgangar': -1} -> 'Fysik +1, Tillgångar −1'."""
         parts = []

@@ -277,7 +277,12 @@ def render(
         return roster(columns, items, markdown, labels, width, tables)
     if count == 1:
         return (
-            section_text(system.sheet_sections(c, tables), markdown, c.get("name") or "", width)
+            section_text(
+                named(system.sheet_sections(c, tables), tables),
+                markdown,
+                c.get("name") or "",
+                width,
+            )
             for c in items
         )
     if system.batch_sheet is not None and count <= BATCH_SHEET_LIMIT:
@@ -289,12 +294,49 @@ def _batch_or_roster(
     system, tables, items: list[dict], markdown: bool, width: int
 ) -> Iterator[str]:
     sections = system.batch_sheet(items, tables)
+    if sections is not None:
+        sections = named(sections, tables)
     if sections is None:
         yield from roster(
             _columns(system, tables.labels), items, markdown, tables.labels, width, tables
         )
     else:
         yield section_text(sections, markdown, width=width)
+
+
+_BARE_ID = re.compile(r"^(?=[a-z0-9_]*[a-z])[a-z][a-z0-9_]*$")
+_DICE_WORD = re.compile(r"^\d*[dk]\d+$")
+
+
+def named(sections: list, tables) -> list:
+    """A sheet's sections with every cell that is a bare id (a whole cell such as
+    "stadsvakt") shown by its entry's name, from the tables the character was drawn
+    from: the engine's safety net, so a sheet never prints an id."""
+    import dataclasses
+
+    labels = tables.labels
+
+    def fix(cell: Any) -> Any:
+        if isinstance(cell, str) and _BARE_ID.match(cell) and not _DICE_WORD.match(cell):
+            found = labels.get(cell) or labels.loaded_name(cell, tables)
+            return found if found is not None else cell
+        return cell
+
+    out = []
+    for section in sections:
+        changes: dict[str, Any] = {}
+        if section.rows:
+            rows = [[fix(c) for c in row] for row in section.rows]
+            if rows != section.rows:
+                changes["rows"] = rows
+        if section.items:
+            items = [(fix(n), t) for n, t in section.items]
+            if items != section.items:
+                changes["items"] = items
+        if isinstance(section.text, str) and fix(section.text) != section.text:
+            changes["text"] = fix(section.text)
+        out.append(dataclasses.replace(section, **changes) if changes else section)
+    return out
 
 
 def terminal_width(stream: TextIO | None = None) -> int:
@@ -476,7 +518,9 @@ def _text(value: Any) -> str:
 
 def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
     """A table entry's typed field as a reader sees it: ids by their names."""
-    kind = kind.rstrip("!")
+    kind = re.sub(r"\[[-\d.]*\.\.[-\d.]*\]", "", kind.rstrip("!+").rstrip("+!"))
+    if kind.endswith("]+"):
+        kind = kind[:-1]
     if kind.startswith("list[") and isinstance(value, list):
         return ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
     if kind.startswith("dict[") and isinstance(value, dict):
@@ -568,6 +612,17 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         text = text or None
         if table.die:
             title += f" ({labels.dice(table.die.text)})"
+        if table.kind == "labels":  # the labels file itself: every key as written
+            rows = []
+            for section, value in table.settings.items():
+                if isinstance(value, dict):
+                    rows += [[f"{section}.{k}", _text_list(v)] for k, v in value.items()]
+                else:
+                    rows.append([section, _text_list(value)])
+            heads = [labels.word("setting"), labels.word("value")]
+            yield layout([Section(title, rows=rows, headers=heads)], markdown, width=width)
+            yield "\n"
+            continue
         if table.kind in ("settings", "labels"):
             rows = [
                 [labels(k), field_value(table.spec.fields.get(k, "any"), k, v, labels, pack)]
@@ -603,6 +658,10 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         ]
         yield layout([Section(title, rows=rows, headers=heads, text=text)], markdown, width=width)
         yield "\n"
+
+
+def _text_list(value: Any) -> str:
+    return " / ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def _weight(value: Any) -> str:

@@ -40,8 +40,8 @@ MAX_BOXES = 40  # a tracker row longer than this prints its number instead of bo
 TEMPLATE = Path(__file__).with_name("sheet.typ")
 
 
-def _label(system, key: str) -> str:
-    return system.label(key)
+def _label(tables, key: str) -> str:
+    return tables.labels.key(key, tables)
 
 
 def _cell(value: Any) -> str:
@@ -117,7 +117,7 @@ def trackers(system, tables, char: dict) -> list[dict]:
                 if isinstance(item, dict):
                     item = item.get(entry.get("subfield", ""))
                 if isinstance(item, int) and not isinstance(item, bool) and item > 0:
-                    out.append(_row(f"{label}: {_label(system, key)}", item, entry, None))
+                    out.append(_row(f"{label}: {_label(tables, key)}", item, entry, None))
             if note and out:
                 out[-1]["note"] = note
         elif isinstance(value, int) and not isinstance(value, bool) and value > 0:
@@ -160,8 +160,8 @@ def document(system, tables, items: Iterable[dict], count: int, step=None) -> di
         "lang": system.language,
         "footer": f"{system.name} · chargen",
         "words": {
-            "trackers": _label(system, "under_spel"),
-            "notes": _label(system, "anteckningar"),
+            "trackers": tables.labels("print_trackers"),
+            "notes": tables.labels("print_notes"),
         },
         "sheets": sheets,
         "cards": cards,

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from chargen import names
-from chargen.conditions import GENDERS, MISSING, PRONOUNS, Rule, entry_names, resolve_text
+from chargen.conditions import (
+    GENDERS,
+    MISSING,
+    PRONOUNS,
+    Rule,
+    entry_names,
+    is_gendered,
+    resolve_text,
+)
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed
@@ -193,11 +201,53 @@ class System:
             {PRINT_TABLE: PRINT_SPEC, **self.specs},
             self.effect_keys,
             dirs,
-            self.check,
+            self._check_pack,
             facts=self.facts,
             pronouns=self.pronoun_set(),
             placeholders=self.placeholders,
         )
+
+    def _check_pack(self, tables: Tables) -> list[Problem]:
+        """The system's own checks, then a trial: a user's pack that passes them must
+        make characters, so a few are made (`TRIAL_SEEDS`) and any fault is a problem."""
+        problems = self.check(tables) if self.check is not None else []
+        if problems or len(tables.dirs) < 2:
+            return problems
+        return trial(self, tables)
+
+
+TRIAL_SEEDS = (1, 2, 3)  # characters of each kind `trial` makes from a user's pack
+
+
+def trial(system: System, tables: Tables) -> list[Problem]:
+    """Make a few PCs and NPCs from the pack; a fault is a problem naming the user's
+    files (a TableError keeps its own file and line)."""
+    from chargen.errors import TableError
+
+    for kind in ("pc", "npc"):
+        for seed in TRIAL_SEEDS:
+            try:
+                for _ in generate(system, tables, kind, {}, 1, seed):
+                    pass
+            except TableError as exc:
+                return exc.problems
+            except ChoiceError:
+                continue  # a choice is the user's, not the pack's
+            except ChargenError as exc:
+                return [_pack_fault(tables, kind, seed, str(exc))]
+            except Exception as exc:  # noqa: BLE001 - a pack must not crash generation
+                return [_pack_fault(tables, kind, seed, f"{type(exc).__name__}: {exc}")]
+    return []
+
+
+def _pack_fault(tables: Tables, kind: str, seed: int, why: str) -> Problem:
+    user = [p for p in tables.files.values() if p.parent != tables.dirs[0]]
+    names = ", ".join(sorted(p.name for p in user)[:5]) + (", ..." if len(user) > 5 else "")
+    return Problem(
+        str(tables.dirs[-1]),
+        0,
+        f"these tables ({names}) cannot make a {tables.system} {kind} (--seed {seed}): {why}",
+    )
 
 
 _FOLD = str.maketrans({"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th", "ł": "l"})
@@ -272,9 +322,13 @@ class Context:
         self.drawn_rows: list[tuple[str, dict]] = []
         self._pronouns = system.pronoun_set()
         self._pools: dict[Any, Pool] = {}
+        self._idsets: dict[Any, set[int]] = {}
+        self._texts: tuple[dict, dict] = ({}, {})  # resolved text memo: male, female
         self._rules: dict[int, tuple[dict, Rule]] = {}
-        self._option_facts: dict[str, str | None] = {}
+        self._option_facts: dict[tuple[str, str], str | None] = {}
         self._steering: Steering | None = None
+        self._reserved: frozenset = frozenset()  # names of pinned entries (set by steering())
+        self._pinban: frozenset | None = None  # what pinned entries exclude (None: not built)
 
     def start(self, seed: int, index: int) -> None:
         self.rng.seed(seed)
@@ -329,6 +383,7 @@ class Context:
         """The pinned choices of this batch (built once; exit 2 when they cannot hold)."""
         if self._steering is None:
             self._steering = Steering(self)
+            self._reserved, self._pinban = self._steering.reserved, self._steering.banned
         return self._steering
 
     @property
@@ -357,11 +412,13 @@ class Context:
         rule = self._rule(entry)
         if rule is not None and "gender" in rule.facts:
             self.gender()
-        return self._fits(rule, entry_names(entry) if self.banned or self._pin_bans() else None)
+        bans = self.banned or self._pin_bans()
+        return self._fits(rule, entry_names(entry) if bans else None)
 
     def _pin_bans(self) -> frozenset:
-        steering = self._steering if self._steering is not None else self.steering()
-        return steering.banned
+        if self._pinban is None:
+            self.steering()
+        return self._pinban
 
     def _fits(self, rule: Rule | None, names: frozenset | None, pinned: bool = False) -> bool:
         if rule is not None:
@@ -377,12 +434,12 @@ class Context:
             if rule.excludes:
                 if not rule.excludes.isdisjoint(self.drawn):
                     return False
-                if not pinned and not rule.excludes.isdisjoint(self.steering().reserved):
+                if not pinned and not rule.excludes.isdisjoint(self._reserved):
                     return False
         if names:
             if self.banned and not names.isdisjoint(self.banned):
                 return False
-            if not pinned and not names.isdisjoint(self._pin_bans()):
+            if not pinned and not names.isdisjoint(self._pinban):
                 return False
         return True
 
@@ -390,7 +447,7 @@ class Context:
         compiled = tab.compiled
         if "gender" in compiled.facts and "gender" not in self.facts:
             self.gender()
-        bans = self.banned or self._pin_bans()
+        bans = self.banned or self._pin_bans()  # (builds the steering: _fits reads it)
         if among is None:
             return [
                 e
@@ -413,26 +470,33 @@ class Context:
     def pool(self, table: str | Table, among: list[dict] | None = None) -> Pool:
         """The rows of a table that may be drawn now, as a `Pool` for weighted picks.
 
-        Free tables give their own pool; a table whose rows depend on facts alone
-        gives a pool memoised per batch by the values of those facts.
+        Free tables give their own pool; otherwise the pool is memoised per batch by
+        what decides it: the values of the facts the table mentions, and which of the
+        names its rows require, exclude or answer to are drawn or banned.
         """
         tab = table if isinstance(table, Table) else self.tables[table]
         if among is not None:
             return Pool(self._fitting(tab, among))
+        return self._memo_pool(tab)[1]
+
+    def _memo_pool(self, tab: Table) -> tuple[Any, Pool]:
         compiled = tab.compiled
+        if not compiled.conditioned and not self.banned and not self._pin_bans():
+            return None, tab._pool
+        if "gender" in compiled.facts and "gender" not in self.facts:
+            self.gender()
+        facts = self.facts
+        key: tuple = (tab.name, *[facts.get(f, MISSING) for f in compiled.facts])
+        if not compiled.plain:
+            key += (frozenset(self.drawn & compiled.watch),)
         if self.banned:
-            return Pool(self._fitting(tab))
-        if not compiled.conditioned and not self._pin_bans():
-            return tab._pool
-        if compiled.plain:
-            if "gender" in compiled.facts and "gender" not in self.facts:
-                self.gender()
-            key = (tab.name, *[self.facts.get(f, MISSING) for f in compiled.facts])
-            pool = self._pools.get(key)
-            if pool is None:
-                pool = self._pools[key] = Pool(self._fitting(tab))
-            return pool
-        return Pool(self._fitting(tab))
+            key += (frozenset(self.banned & compiled.answers),)
+        pool = self._pools.get(key)
+        if pool is None:
+            pool = Pool(self._fitting(tab))
+            if len(self._pools) < _POOL_MEMO:
+                self._pools[key] = pool
+        return key, pool
 
     def _none_fit(self, tab: Table, what: str = "") -> ChargenError:
         facts = ", ".join(f"{k}={v}" for k, v in self.facts.items()) or "no facts set"
@@ -499,11 +563,24 @@ class Context:
     def text(self, value: Any, **extra: Any) -> Any:
         """Text for the reader: {male, female} by the character's gender, placeholders
         ({han/hon}, {han}, declared words from `extra`) filled."""
-        if isinstance(value, str) and "{" not in value and "}" not in value:
+        if isinstance(value, str):
+            if "{" not in value and "}" not in value:
+                return value
+            key: Any = value
+        elif is_gendered(value):
+            key = (value["male"], value["female"])
+        else:
             return value
-        if not isinstance(value, str | dict):
-            return value
-        return resolve_text(value, self.gender(), self._pronouns, extra)
+        gender = self.gender()
+        if extra:
+            return resolve_text(value, gender, self._pronouns, extra)
+        texts = self._texts[gender == "female"]
+        text = texts.get(key)
+        if text is None:
+            text = resolve_text(value, gender, self._pronouns)
+            if len(texts) < _POOL_MEMO:
+                texts[key] = text
+        return text
 
     # -- randomness --------------------------------------------------------
     def roll(self, expression: str, why: str = "") -> Roll:
@@ -527,15 +604,16 @@ class Context:
         while pending and len(rows) <= MAX_ROLL_ROWS:  # the check keeps chains shorter
             table = self.tables[pending.pop(0)]
             value, entry = self._roll_fitting(table, why)
-            event: dict[str, Any] = {"table": table.name}
-            if value is not None:
-                event["roll"] = value
-            event["result"] = self._label(entry)
-            if "effects" in entry:
-                event["effects"] = entry["effects"]
-            if why:
-                event["for"] = why
-            self.log(**event)
+            if self.kind == "pc":  # the historik: player characters only (see log)
+                event: dict[str, Any] = {"table": table.name}
+                if value is not None:
+                    event["roll"] = value
+                event["result"] = self._label(entry)
+                if "effects" in entry:
+                    event["effects"] = entry["effects"]
+                if why:
+                    event["for"] = why
+                self.log(**event)
             self.note(entry, table)
             rows.append(self.resolved(entry, table) if id(entry) in table.varying else entry)
             ref = entry.get("ref")
@@ -565,7 +643,12 @@ class Context:
             if not pool:
                 raise self._none_fit(table)
             return None, pool.pick(self.rng)
-        fitting = {id(e) for e in self._fitting(table)}
+        key, pool = self._memo_pool(table)
+        fitting = self._idsets.get(key) if key is not None else None
+        if fitting is None:
+            fitting = {id(e) for e in pool.entries}
+            if key is not None and len(self._idsets) < _POOL_MEMO:
+                self._idsets[key] = fitting
         if not fitting:
             raise self._none_fit(table)
         for _ in range(10_000):
@@ -587,10 +670,10 @@ class Context:
 
     # -- choices -----------------------------------------------------------
     def _fact_for(self, option: str, table: str) -> str | None:
-        key = option.replace("-", "_")
-        cached = self._option_facts.get(f"{key}\0{table}", MISSING)
+        cached = self._option_facts.get((option, table), MISSING)
         if cached is not MISSING:
             return cached
+        key = option.replace("-", "_")
         fact = None
         for opt in self.system.options(self.kind):
             if opt.key == key and opt.fact:
@@ -601,7 +684,7 @@ class Context:
         if fact is None and not multiple:
             by_table = [f for f, d in self.system.facts.items() if d == table]
             fact = by_table[0] if len(by_table) == 1 else None
-        self._option_facts[f"{key}\0{table}"] = fact
+        self._option_facts[(option, table)] = fact
         return fact
 
     def _unfit(self, tab: Table, entry: dict) -> str:
@@ -663,7 +746,7 @@ class Context:
             steer = fact is not None and self._steers(fact)
             chooser = None
             if allowed is None and not steer and tab.die is None:
-                chooser = self.pool(tab)  # the table's own pool, or one memoised per facts
+                chooser = self._memo_pool(tab)[1]  # the table's own pool, or a memoised one
                 fitting = chooser.entries
             else:
                 fitting = self._fitting(tab, None if allowed is None else list(allowed))
@@ -692,11 +775,12 @@ class Context:
         if fact:
             self.facts[fact] = entry["id"]
         self.note(entry, tab)
-        self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
+        if self.kind == "pc":
+            self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
         return entry
 
     def _steers(self, fact: str) -> bool:
-        steering = self.steering()
+        steering = self._steering if self._steering is not None else self.steering()
         return bool(steering.pins) and fact in steering.relevant
 
     def _name(self, entry: dict) -> Any:
@@ -751,7 +835,8 @@ class Context:
             chosen = self._draw(tab, count, pool)
             how = "random"
         for entry in chosen:
-            self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
+            if self.kind == "pc":
+                self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
         return chosen
 
     # -- other kinds of question (a number, yes/no, free text, a drawn list) --------
@@ -865,6 +950,7 @@ class Context:
 
 
 _CONDITION_KEYS = ("when", "unless", "requires", "excludes")
+_POOL_MEMO = 20_000  # memoised pools per batch, at most
 
 
 def _either(values) -> str:

@@ -8,6 +8,7 @@ imports importlib.metadata), a third of a whole sheet's run.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -198,10 +199,19 @@ def section_text(sections: Iterable, markdown: bool, title: str = "", width: int
     return "\n".join(out).rstrip() + "\n"
 
 
+_MD_START = re.compile(r"^(\s*)([#>*+-]|\d+[.)])(?=\s|$)")
+
+
 def md_inline(text: Any) -> str:
-    """Text outside a table: only what would start a table or a list is escaped."""
-    text = cell_text(text).replace("|", "\\|")
-    return text
+    """Text outside a table, one line: pipes escaped, and what would start a heading,
+    a quote or a list at the line's start (`- 5`, `# 1`, `1.`) escaped too."""
+    text = " ".join(cell_text(text).split("\n")).replace("|", "\\|")
+
+    def escape(m: re.Match) -> str:
+        mark = m.group(2)
+        return m.group(1) + (mark[:-1] + "\\" + mark[-1] if mark[0].isdigit() else "\\" + mark)
+
+    return _MD_START.sub(escape, text)
 
 
 def items_lines(items: Sequence[tuple[Any, Any]], width: int, markdown: bool) -> list[str]:

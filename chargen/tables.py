@@ -56,6 +56,8 @@ COMMON_KEYS = {
     "requires": "any",
     "excludes": "any",
 }
+EFFECT_AMOUNT = "int[-1000..1000]"  # what one effect may add or take away
+MAX_WEIGHT = 1e12  # a weight; with the smallest ones the sums stay exact enough
 TOP_KEYS = {"die", "description", "source", "entries"}
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 _ENTRY_HEADER = re.compile(r"^\s*\[\[\s*entries\s*\]\]")
@@ -71,8 +73,10 @@ class Spec:
     (a Faker locale with person names), any; int[LO..HI], num[LO..HI] and
     dice[LO..HI] (totals within the bounds; either bound may be left out);
     table:KIND or table:PATTERN (a reference to a table of that kind or name);
-    one:a|b|c (one of these words); list[T], dict[T]; then "+" for a non-empty
-    list or dict, and "!" last to make the key required.
+    one:a|b|c (one of these words); re:PATTERN (a text matching the regular
+    expression); list[T], dict[T]; then "+" for a non-empty list or dict,
+    "{a,b}" for a dict that has (at least) these keys, and "!" last to make the
+    key required.
 
     `order` (settings): pairs of keys (low, high) whose values must not decrease.
     """
@@ -592,16 +596,33 @@ def _check_shape(
                 if not isinstance(value, dict):
                     fault("effects must be a table such as { fysik = 1 }", key, i)
                     continue
-                for effect in value:
+                for effect, amount in value.items():
                     if effect not in effect_keys:
                         valid = ", ".join(sorted(effect_keys)) or "none"
                         fault(f"unknown effect key '{effect}' (valid: {valid})", key, i)
+                    elif _type_error(amount, EFFECT_AMOUNT):
+                        fault(
+                            f"effect '{effect}' must be {_noun(EFFECT_AMOUNT)}, "
+                            f"not {_shown(amount)}",
+                            key,
+                            i,
+                        )
             elif key == "roll":
                 if spec.kind != "roll":
                     fault("'roll' belongs to roll tables only", key, i)
             elif key == "weight":
-                if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                    fault(f"weight must be a number above 0, not {value!r}", key, i)
+                if (
+                    isinstance(value, bool)
+                    or not isinstance(value, int | float)
+                    or not math.isfinite(value)
+                    or not 0 < value <= MAX_WEIGHT
+                ):
+                    fault(
+                        f"weight must be a finite number above 0 (at most {MAX_WEIGHT:,}), "
+                        f"not {_shown(value)}",
+                        key,
+                        i,
+                    )
             elif key == "ref":
                 if not (isinstance(value, str) or _type_ok(value, "list[str]")):
                     fault("ref must name a table (or a list of tables)", key, i)
@@ -701,6 +722,7 @@ def _type_ok(value: Any, kind: str) -> bool:
     return _type_error(value, kind) is None
 
 
+_KEYS = re.compile(r"\{([a-z0-9_,]+)\}$")  # dict[T]{a,b}: a table that has these keys
 _DICE_RANGED = re.compile(r"^dice\[(-?\d+)?\.\.(-?\d+)?\]$")
 _RANGED = re.compile(r"^(int|num)\[(-?[\d_]+(?:\.\d+)?)?\.\.(-?[\d_]+(?:\.\d+)?)?\]$")
 MAX_TEXT = 10_000  # characters in one text value
@@ -715,6 +737,15 @@ def _type_error(value: Any, kind: str) -> str | None:
     int[LO..HI] / num[LO..HI] (either bound may be left out), one:a|b|c (one of these
     words), list[T], dict[T]; a trailing "+" asks for a non-empty list or dict.
     """
+    if kind.startswith("re:"):
+        ok = isinstance(value, str) and len(value) <= MAX_TEXT and re.fullmatch(kind[3:], value)
+        return None if ok else _noun(kind)
+    keys = _KEYS.search(kind)
+    if keys:
+        wanted = _type_error(value, kind[: keys.start()])
+        if wanted or not set(keys.group(1).split(",")) <= set(value):
+            return wanted or _noun(kind)
+        return None
     nonempty = kind.endswith("+")
     kind = kind.rstrip("+")
     for shape, cls, noun in (("list[", list, "a list"), ("dict[", dict, "a table")):
@@ -789,6 +820,11 @@ def _type_error(value: Any, kind: str) -> str | None:
 
 def _noun(kind: str) -> str:
     """What a value of spec type `kind` is, for a message."""
+    if kind.startswith("re:"):
+        return f"a text of the form {kind[3:]}"
+    keys = _KEYS.search(kind)
+    if keys:
+        return f"{_noun(kind[: keys.start()])} with the keys {keys.group(1).replace(',', ', ')}"
     nonempty = kind.endswith("+")
     kind = kind.rstrip("+")
     if kind.startswith(("list[", "dict[")):
@@ -837,7 +873,9 @@ def _shown(value: Any) -> str:
 
 def _references(kind: str, value: Any) -> list[tuple[str, str]]:
     """(kind, name) pairs that a typed value refers to: ('table', n) or ('id:T', id)."""
-    kind = kind.rstrip("+")
+    kind = _KEYS.sub("", kind).rstrip("+")
+    if kind.startswith("re:"):
+        return []
     if kind.startswith("list[") and isinstance(value, list):
         return [r for v in value for r in _references(kind[5:-1], v)]
     if kind.startswith("dict[") and isinstance(value, dict):

@@ -51,10 +51,17 @@ def _chars(sid: str, kind: str, seeds, step=None, count: int = 1, options=None):
 
 
 def render_text(sid: str, kind: str, seed: int, fmt: str, width: int = 80, step=None, count=1):
+    return render_named(sid, kind, seed, fmt, width, step, count)[0]
+
+
+def render_named(sid: str, kind: str, seed: int, fmt: str, width: int = 80, step=None, count=1):
+    """(the text, the words of the characters' own names: an NPC called "Sebhelyes
+    goblin" may say goblin)."""
     system, pack = _pack(sid)
     items = list(generate(system, pack, kind, {}, count, seed, step=step))
     target = system.step(step) if step else None
-    return "".join(output.render(system, pack, iter(items), fmt, count, target, width))
+    text = "".join(output.render(system, pack, iter(items), fmt, count, target, width))
+    return text, {w for c in items for w in re.findall(r"\w+", str(c.get("name") or ""))}
 
 
 def commands(sid: str) -> list[tuple[str, str | None]]:
@@ -114,11 +121,11 @@ def scan_system(sid: str) -> list[str]:
     for kind, step in commands(sid):
         for fmt in ("table", "markdown"):
             for seed in SEEDS_SCAN:
-                text = render_text(sid, kind, seed, fmt, step=step)
-                for leak in find_leaks(text, ids, words):
+                text, named = render_named(sid, kind, seed, fmt, step=step)
+                for leak in find_leaks(text, ids, words | named):
                     problems.append(f"{kind} {step or ''} --seed {seed} -f {fmt}: {leak}")
-            text = render_text(sid, kind, 1, fmt, step=step, count=5)
-            for leak in find_leaks(text, ids, words):
+            text, named = render_named(sid, kind, 1, fmt, step=step, count=5)
+            for leak in find_leaks(text, ids, words | named):
                 problems.append(f"{kind} {step or ''} -n 5 -f {fmt}: {leak}")
             if step:
                 text = listing_text(sid, step, fmt)
@@ -441,6 +448,7 @@ def test_interactive_walk_in_the_games_language(sid):
     for prompt in run.prompts:
         assert "Choose" not in prompt and "random" not in prompt
     assert run.prompts[0].startswith(ASK[system.language]), run.prompts[0]
+    assert max(len(line) for line in run.stderr.splitlines()) <= 80  # prompts fit the terminal
     import json
 
     char = json.loads(run.stdout)[0]
@@ -501,3 +509,13 @@ def test_a_step_alone_reads_like_its_part_of_the_sheet():
     _, pack = _pack("karma")
     text = render_text("lef", "pc", 11, "table", step="tilstande")
     assert "Trin" in text and "Steg" not in text and "vaerdi" not in text
+
+
+def test_markdown_text_cannot_start_a_list_or_heading():
+    from chargen.render import md_inline
+
+    assert md_inline("- inte en lista") == "\\- inte en lista"
+    assert md_inline("1. inte numrerad") == "1\\. inte numrerad"
+    assert md_inline("# ingen rubrik") == "\\# ingen rubrik"
+    assert md_inline("-5 är ett tal") == "-5 är ett tal"
+    assert md_inline("a | b\nc") == "a \\| b c"

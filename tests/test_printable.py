@@ -334,3 +334,21 @@ def test_document_is_plain_json_data():
     system, tables = _pack("savage")
     doc = printable.document(system, tables, _chars("savage", "pc", 1, 2), 1)
     assert json.loads(json.dumps(doc)) == doc
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_printed_words_come_from_the_labels_file_in_the_games_language(system_id):
+    system, tables = _pack(system_id)
+    tables.labels.missing.clear()
+    for seed in range(5):
+        for kind in ("pc", "npc"):
+            doc = printable.document(system, tables, _chars(system_id, kind, 1, seed), 1)
+            shown = [doc["words"]["trackers"], doc["words"]["notes"]]
+            shown += [t["label"] for d in doc["sheets"] + doc["cards"] for t in d["trackers"]]
+            for text in shown:
+                assert not re.search(r"True|False|None|\{'|\['|_", text), text
+    assert not {k for k in tables.labels.missing if k.startswith("print") or ":" not in k}, (
+        tables.labels.missing
+    )
+    words = {"sv": "Under spel", "da": "Under spillet", "hu": "Játék közben"}
+    assert doc["words"]["trackers"] == words[system.language]

@@ -561,6 +561,11 @@ def test_the_block_uses_the_english_labels_and_hungarian_names():
         assert label in text
     assert SKILL_NAMES["kozelharc"] in text or "kozelharc" not in char["kepzettsegek"]
     assert all(len(line) <= 80 for line in lines)
+    narrow = run("savage", "pc", "--seed", "3", "-f", "statblock", "--width", "40").stdout
+    assert all(len(line) <= 40 for line in narrow.splitlines()[1:])  # the name line stays whole
+    wide, tight = reader.read(text), reader.read(narrow)
+    assert " ".join(wide.pop("description")) == " ".join(tight.pop("description"))
+    assert tight == wide  # the importer joins a section's lines again
     bear = run("savage", "npc", "--template", "medve", "--seed", "2", "-f", "statblock").stdout
     assert "Special Abilities:\n• Size +2" in bear and "Strength d12+" in bear
 

@@ -38,7 +38,7 @@ def _name(table, key: str) -> str:
     return table.get(key)["name"] if key in table else key
 
 
-def _wrap(text: str, width: int = WIDTH) -> str:
+def _wrap(width: int, text: str) -> str:
     """A line wrapped at spaces only (the importer joins a section's lines again)."""
     return "\n".join(
         textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False) or [""]
@@ -99,7 +99,7 @@ def _abilities(char: dict, tables) -> list[str]:
     return lines
 
 
-def block(char: dict, tables, members: list[str] | None = None) -> str:
+def block(char: dict, tables, members: list[str] | None = None, width: int = WIDTH) -> str:
     """One stat block (a squad's with its members' names under the name line)."""
     m = mapping()
     skills_table = tables["kepzettsegek"]
@@ -115,23 +115,32 @@ def block(char: dict, tables, members: list[str] | None = None) -> str:
     if members is not None:
         sablon = char.get("sablon") or char.get("template", "")
         lines.append(f"{sablon} (osztag, {len(members)} fő)")
-        lines.append(_wrap(f"Tagok: {'; '.join(members)}."))  # a beast's name may hold a comma
+        lines.append(
+            _wrap(width, f"Tagok: {'; '.join(members)}.")
+        )  # a beast's name may hold a comma
         wild = char.get("csoport_vadkocka") or "d6"
-        lines.append(f"Közös Akciókártya: {char.get('akciokartya')}; {char.get('squad')}.")
-        lines.append(f"Csoportdobás: Jellemzőkocka és a közös {wild} Vadkocka, a jobbik számít.")
+        lines.append(
+            _wrap(width, f"Közös Akciókártya: {char.get('akciokartya')}; {char.get('squad')}.")
+        )
+        lines.append(
+            _wrap(
+                width, f"Csoportdobás: Jellemzőkocka és a közös {wild} Vadkocka, a jobbik számít."
+            )
+        )
     else:
         lines.append(char["name"])
+    who_text = ", ".join(w for w in who if w)
     lines.append(
-        f"{', '.join(w for w in who if w)}. Sorspont {char.get('sorspont', 0)}, "
-        f"Sebek {char.get('sebek_max', 0)}."
+        _wrap(
+            width,
+            f"{who_text}. Sorspont {char.get('sorspont', 0)}, Sebek {char.get('sebek_max', 0)}.",
+        )
     )
     attrs = char["alaptulajdonsagok"]
-    lines.append(
-        "Attributes: "
-        + ", ".join(f"{ATTRIBUTE_LABELS[en]} {attrs[hu]}" for hu, en in m["attributes"].items())
-    )
+    traits = ", ".join(f"{ATTRIBUTE_LABELS[en]} {attrs[hu]}" for hu, en in m["attributes"].items())
+    lines.append(_wrap(width, f"Attributes: {traits}"))
     skills = ", ".join(f"{_name(skills_table, k)} {v}" for k, v in char["kepzettsegek"].items())
-    lines.append(_wrap(f"Skills: {skills}"))
+    lines.append(_wrap(width, f"Skills: {skills}"))
     armour = char.get("pancel", 0)
     tough = f"{char['szivossag']} ({armour})" if armour else str(char["szivossag"])
     lines.append(f"Pace: {char['mozgas']}; Parry: {char['haritas']}; Toughness: {tough}")
@@ -140,45 +149,46 @@ def block(char: dict, tables, members: list[str] | None = None) -> str:
             f"{_GRADE.sub('', h['nev'])} ({'Major' if h['sulyossag'] == 'sulyos' else 'Minor'})"
             for h in char["hatranyok"]
         )
-        lines.append(_wrap(f"Hindrances: {flaws}"))
+        lines.append(_wrap(width, f"Hindrances: {flaws}"))
     if char.get("elonyok"):
-        lines.append(_wrap(f"Edges: {', '.join(e['nev'] for e in char['elonyok'])}"))
+        lines.append(_wrap(width, f"Edges: {', '.join(e['nev'] for e in char['elonyok'])}"))
     background = char.get("arkan_hatter") or {}
     powers = background.get("hatalmak") or ()
     if powers:
-        lines.append(_wrap(f"Powers: {', '.join(p['nev'] for p in powers)}"))
+        lines.append(_wrap(width, f"Powers: {', '.join(p['nev'] for p in powers)}"))
         lines.append(f"Power Points: {background.get('hatalompont', 0)}")
     gear = [gear_text(i) for i in char.get("felszereles", ())]
     if gear:
-        lines.append(_wrap(f"Gear: {', '.join(gear)}"))
+        lines.append(_wrap(width, f"Gear: {', '.join(gear)}"))
     abilities = _abilities(char, tables)
     if abilities:
         lines.append("Special Abilities:")
-        lines += [_wrap(f"• {a}") for a in abilities]
+        lines += [_wrap(width, f"• {a}") for a in abilities]
     return "\n".join(lines) + "\n"
 
 
-def blocks(items: Iterable[dict], tables) -> Iterator[str]:
+def blocks(items: Iterable[dict], tables, width: int = WIDTH) -> Iterator[str]:
     """A block per character; the members of one squad share one block."""
     squad: list[dict] = []
     for char in items:
         if char.get("squad"):
             if squad and squad[0]["squad"] != char["squad"]:
-                yield block(squad[0], tables, [c["name"] for c in squad])
+                yield block(squad[0], tables, [c["name"] for c in squad], width)
                 squad = []
             squad.append(char)
             continue
         if squad:
-            yield block(squad[0], tables, [c["name"] for c in squad])
+            yield block(squad[0], tables, [c["name"] for c in squad], width)
             squad = []
-        yield block(char, tables)
+        yield block(char, tables, width=width)
     if squad:
-        yield block(squad[0], tables, [c["name"] for c in squad])
+        yield block(squad[0], tables, [c["name"] for c in squad], width)
 
 
 def render(system, tables, items: Iterable[dict], count: int, values: dict) -> Iterator[str]:
-    """The blocks, a blank line between two; with --latin1 ő ű as õ û."""
+    """The blocks, a blank line between two, lines wrapped at spaces to --width (80 by
+    default); with --latin1 ő ű as õ û."""
     latin1 = bool(values.get("latin1"))
-    for n, text in enumerate(blocks(items, tables)):
+    for n, text in enumerate(blocks(items, tables, values.get("width") or WIDTH)):
         text = text.translate(LATIN1) if latin1 else text
         yield ("\n" if n else "") + text

@@ -59,7 +59,7 @@ SPECS = {
             "bakgrund_tarningar": "str!",
             "karma": "str!",
             "karma_typ": "one:ingen|egen|grupp!",
-            "sardrag": "int!",
+            "sardrag": "int[0..20]!",
             "foljare": "list[id:mallar]",
         },
     ),

@@ -65,19 +65,19 @@ SPECS = {
     ),
     "grundegenskaper": Spec("definitions"),
     "fardigheter": Spec("definitions", fields={"grundegenskap": "id:grundegenskaper!"}),
-    "nivaer": Spec("definitions", fields={"niva": "int!", "min": "int!"}),
-    "tillgangar_band": Spec("definitions", fields={"min": "int!"}),
-    "rykte_band": Spec("definitions", fields={"min": "int!"}),
-    "sinnesryckning": Spec("definitions", fields={"min": "int!"}),
+    "nivaer": Spec("definitions", fields={"niva": "int[0..100]!", "min": "int[0..1000]!"}),
+    "tillgangar_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
+    "rykte_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
+    "sinnesryckning": Spec("definitions", fields={"min": "int[0..1000]!"}),
     "konsten": Spec("definitions"),
     "megakorporationer": Spec(
         "definitions",
         fields={
             "locales": "list[locale]+!",
-            "namntabell": "table",
+            "namntabell": "table:settings",
             "titel_man": "str",
             "titel_kvinna": "str",
-            "uppvaxt": "table",
+            "uppvaxt": "table:roll",
         },
     ),
     "namn_*": Spec(
@@ -92,17 +92,17 @@ SPECS = {
     "arketyper": Spec(
         "definitions",
         fields={
-            **{g: "int!" for g in GRUNDEGENSKAPER},
+            **{g: "int[0..20]!" for g in GRUNDEGENSKAPER},
             "tillgangar": "dice!",
             "korporationer": "list[id:megakorporationer]",
-            "karriarer": "list[id:karriarer]!",
+            "karriarer": "list[id:karriarer]+!",
             "konsten": "str",
         },
     ),
     "karriarer": Spec(
         "definitions",
         fields={
-            "handelser": "table!",
+            "handelser": "table:roll!",
             "korporationer": "list[id:megakorporationer]",
             "kunskap": "str",
         },
@@ -117,11 +117,11 @@ SPECS = {
     "mallar": Spec(
         "definitions",
         fields={
-            "slas_ut_pa": "int!",
+            "slas_ut_pa": "int[0..100]!",
             "manniska": "bool",
-            "utrustning": "int",
+            "utrustning": "int[0..20]",
             "apostel": "str",
-            "korruption": "int",
+            "korruption": "int[0..100]",
             "vapen": "list[str]",
         },
     ),
@@ -584,6 +584,7 @@ KONSTEN_MODES = ("en", "psyke")  # an inkvisitor's one inriktning, a mystiker's 
 def check_pack(tables: Tables) -> list[Problem]:
     """What the specs cannot say: an arketyp's konsten is "en" or "psyke"."""
     table = tables["arketyper"]
+    kategorier = tables["beskrivningsord_kategorier"]
     return [
         Problem(
             str(table.path),
@@ -592,6 +593,14 @@ def check_pack(tables: Tables) -> list[Problem]:
         )
         for index, entry in enumerate(table.entries)
         if entry.get("konsten", KONSTEN_MODES[0]) not in KONSTEN_MODES
+    ] + [
+        Problem(
+            str(kategorier.path),
+            key_line(kategorier.text, "id", index),
+            f"kategori '{entry['id']}' has no word table beskrivningsord_{entry['id']}.toml",
+        )
+        for index, entry in enumerate(kategorier.entries)
+        if f"beskrivningsord_{entry['id']}" not in tables
     ]
 
 
