@@ -1204,6 +1204,8 @@ def _martial_art(row: dict, values: dict, labels: dict, rules: dict) -> None:
         return
     key = max(held, key=lambda k: (values[k], k))
     ladder = rules["skadestege"]
+    if row["faktisk_skada"] not in ladder:  # a pack's Obeväpnad off the ladder: no step
+        return
     steps = rules["stridskonst_steg"]
     step = min(ladder.index(row["faktisk_skada"]) + steps, len(ladder) - 1)
     row["faktisk_skada"] = ladder[step]
@@ -1607,6 +1609,33 @@ def check_pack(tables: Tables) -> list[Problem]:
     each specification one that a genre of the yrke lists for that skill's klass."""
     yrken, skills, genres = tables["yrken"], tables["fardigheter"], tables["genrer"]
     out = []
+    caps = tables["regler"].settings.get("tak", {})
+    for index, skill in enumerate(skills.entries):
+        if skill["grupp"] not in caps:
+            out.append(
+                Problem(
+                    str(skills.path),
+                    key_line(skills.text, "grupp", index),
+                    f"'{skill['id']}': grupp '{skill['grupp']}' has no cap in regler.toml's tak "
+                    f"({', '.join(caps)})",
+                )
+            )
+    for job in yrken.entries:
+        for skill_id in job["fardigheter"]:
+            if skill_id not in skills:
+                continue
+            skill = skills.get(skill_id)
+            missing = [g for g in job["genrer"] if "genrer" in skill and g not in skill["genrer"]]
+            if missing:
+                at = skills.entries.index(skill)
+                out.append(
+                    Problem(
+                        str(skills.path),
+                        key_line(skills.text, "genrer", at),
+                        f"'{skill_id}' does not exist in {', '.join(missing)}, where the yrke "
+                        f"'{job['id']}' gives it",
+                    )
+                )
     for index, job in enumerate(yrken.entries):
         line = key_line(yrken.text, "specifikationer", index)
         for skill_id, wanted in job.get("specifikationer", {}).items():
