@@ -296,11 +296,12 @@ def check(data: dict) -> list[tuple[str, str]]:
     return out
 
 
-def builtin_labels(system: str, name: str = "etiketter") -> dict[str, str]:
-    """The `[labels]` of a system's built-in labels file, for module-level code that has
-    no pack at hand (a sheet should prefer `tables.labels`, which a user's pack can change)."""
+def builtin_labels(system: str, name: str = "etiketter", section: str = "labels") -> dict:
+    """The `[labels]` (or another section) of a system's built-in labels file, for
+    module-level code that has no pack at hand (a sheet should prefer `tables.labels`,
+    which a user's pack can change)."""
     from chargen.tables import builtin_root, tomllib
 
     path = builtin_root() / system / f"{name}.toml"
     with open(path, "rb") as handle:
-        return dict(tomllib.load(handle).get("labels", {}))
+        return dict(tomllib.load(handle).get(section, {}))

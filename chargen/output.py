@@ -558,7 +558,8 @@ def entry_details(entry: dict, table, labels, pack) -> str:
         facts.append(labels.effects(entry["effects"], pack))
     for key, kind in table.spec.fields.items():
         if key in entry and labels.get(key) != "":  # a field labelled "" is not for readers
-            facts.append(f"{labels(key)}: {field_value(kind, key, entry[key], labels, pack)}")
+            value = field_value(kind, key, entry[key], labels, pack)
+            facts.append(f"{labels(key)}: {value[:-1] if value.endswith('.') else value}")
     if entry.get("ref"):
         refs = [entry["ref"]] if isinstance(entry["ref"], str) else list(entry["ref"])
         facts.append("→ " + ", ".join(_table_title(pack, r, labels) for r in refs))
@@ -607,7 +608,9 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
     for table in tables:
         title = table_title(table, labels)
         text = (table.description or "").strip()
-        if text.startswith(title):  # the title is the description's first sentence
+        # the title is the description's first sentence (not the start of a longer word:
+        # "Blodarv" and "Blodarvene i Valhel.")
+        if text.startswith(title) and text[len(title) : len(title) + 1] in ("", ".", ":", ";"):
             text = text[len(title) :].lstrip(".:; ")
         text = text or None
         if table.die:

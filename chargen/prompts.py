@@ -105,7 +105,9 @@ class Prompter:
 
     def drawn(self, value: Any) -> None:
         """Say what the dice chose for an empty answer."""
-        self.say("  " + self.labels.prompt("drawn", value=self._shown(value)))
+        text = self.labels.prompt("drawn", value=self._shown(value))
+        for line in wrap(text, self.width - 2):
+            self.say("  " + line)
 
     def _shown(self, value: Any) -> str:
         if isinstance(value, dict):

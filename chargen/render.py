@@ -288,7 +288,8 @@ def choose_columns(
         ]
         return heads, fit_widths(natural, floors, width)
 
-    keep = list(range(n))
+    # a column empty in every row (an NPC batch's personality) gives its room to the others
+    keep = [i for i in range(n) if body_width[i] or columns[i].priority >= 9] or list(range(n))
     while True:
         found = attempt(keep)
         if found is not None or len(keep) == 1:

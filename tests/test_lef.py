@@ -288,6 +288,7 @@ def test_a_full_loft_is_never_raised_past_loft_max():
             RULES,
             TABLES["grej"],
             set(),
+            5,
         )
         assert pick["id"] == "stjerne"
     with pytest.raises(ChargenError, match="no forbedring of 'sind'"):
@@ -300,6 +301,7 @@ def test_a_full_loft_is_never_raised_past_loft_max():
             RULES,
             TABLES["grej"],
             set(),
+            5,
         )
 
 
@@ -657,11 +659,22 @@ def test_overlay_blodarv_pack_replaces_the_builtin(tmp_path):
     assert char["blodarv_lore"] == "Fra havet."
 
 
-def test_interactive_asks_for_blodarv_and_personlighed():
-    res = run("lef", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="rakkere\n7\n")
+def test_interactive_asks_for_blodarv_personlighed_ekspertise_and_each_pick():
+    answers = "rakkere\n7\nmeditation\n" + "\n" * 80
+    res = run("lef", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answers)
     assert res.exit_code == 0, res.stderr
     assert "Ligarafolket:" in res.stderr and "Beleven:" in res.stderr
     char = json.loads(res.stdout)
     assert (char["blodarv"], char["personlighed"]) == ("rakkere", "spirituelle")
-    picked = [e["by"] for e in char["historik"] if e.get("choice")]
-    assert picked == ["prompt", "prompt"]
+    assert char["ekspertiser"][1]["id"] == "meditation"
+    picked = [(e["choice"], e["by"]) for e in char["historik"] if e.get("choice")]
+    assert picked[:3] == [
+        ("blodarv", "prompt"),
+        ("personlighed", "prompt"),
+        ("personlighed_ekspertise", "prompt"),
+    ]
+    asked = [c for c, _ in picked[3:]]
+    assert sum(c.startswith("forbedring_") for c in asked) == len(char["forbedringer"])
+    spor = sum("spor" in f for f in char["forbedringer"])
+    assert asked.count("stjernespor") == spor
+    assert all(by == "random" for _, by in picked[3:])  # the empty answers: the dice chose

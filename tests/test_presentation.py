@@ -25,10 +25,10 @@ from chargen.systems import available, load
 
 SYSTEMS = available()
 # Systems whose output still shows ids, reprs or unlabelled keys somewhere.
-PENDING_SCAN = {"matinee", "spelsystemet", "lef", "savage"}
+PENDING_SCAN = {"matinee", "spelsystemet"}
 # Systems whose sheets, steps or rosters are not yet within the width.
 # savage: `savage pc --seed 126` fails (two grades of one Hátrány drawn), and so does -n 30.
-PENDING_WIDTH: set[str] = {"savage"}
+PENDING_WIDTH: set[str] = set()
 SEEDS_SCAN = range(1, 21)
 SEEDS_WIDTH = range(1, 201)
 REPR = re.compile(r"\bTrue\b|\bFalse\b|\bNone\b|\{'|\['|'\}|'\]|\(\{")

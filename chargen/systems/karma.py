@@ -56,8 +56,8 @@ SPECS = {
         fields={
             "egenskaper": "dict[str]!",
             "bakgrunder": "list[id:bakgrunder]!",
-            "bakgrund_tarningar": "str!",
-            "karma": "str!",
+            "bakgrund_tarningar": "re:^\\d{1,2}(-\\d{1,2})?$!",
+            "karma": "re:^\\d{1,2}(-\\d{1,2})?$!",
             "karma_typ": "one:ingen|egen|grupp!",
             "sardrag": "int[0..20]!",
             "foljare": "list[id:mallar]",

@@ -24,7 +24,7 @@ from chargen.dice import Dice, parse
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.labels import builtin_labels
 from chargen.names import picker
-from chargen.procedure import Context, Option, Section, Step, System
+from chargen.procedure import Column, Context, Option, Part, Section, Step, System
 from chargen.seeds import character_seed
 from chargen.tables import Pool, Spec, Table, Tables, key_line
 
@@ -128,6 +128,7 @@ SPECS = {
 
 # Display words live in tables/lef/etiketter.toml (chargen.labels).
 LABELS = builtin_labels("lef")
+SHORT = builtin_labels("lef", section="short")
 
 
 # -- table checks the engine's types cannot express ------------------------------------------
@@ -274,9 +275,20 @@ def personlighed(char: dict, ctx: Context) -> None:
             f"personlighed '{entry['id']}' has no ekspertise the character lacks "
             f"(personligheder.toml lists {', '.join(entry['ekspertiser'])})"
         )
-    eks_id = open_[int(ctx.rng.random() * len(open_))]
+    eks_id = _ask(ctx, "personlighed_ekspertise", "ekspertiser", [table.get(e) for e in open_])[
+        "id"
+    ]
     char.setdefault("ekspertiser", []).append(_ekspertise(ctx, eks_id, "personlighed"))
     ctx.log(ekspertise=eks_id, fra=entry["id"])
+
+
+def _ask(ctx: Context, option: str, table: str, allowed: list[dict]) -> dict:
+    """One pick the player makes during creation (a forbedring, where a stjerne goes):
+    asked at `--interactive`, else drawn by weight among `allowed`. The question comes
+    again for the next pick, so the answer is not kept for the batch as a choice is."""
+    entry = ctx.choose(option, table, allowed=allowed)
+    ctx.options.pop(option, None)
+    return entry
 
 
 def _spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
@@ -327,6 +339,31 @@ def _spend_by_sums(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, i
     return dict(zip(EVNER, values, strict=True))
 
 
+def _player_spread(ctx: Context, rules: dict, drawn: dict[str, int]) -> dict[str, int]:
+    """At `--interactive` the player sees the drawn spread of evnepoint and keeps it, or
+    gives each evne its value (within what leaves the rest of the budget spendable; an
+    empty answer keeps the drawn value where it still fits). Without a prompter: the draw."""
+    if ctx.prompter is None:
+        return drawn
+    L = ctx.labels
+    ctx.prompter.drawn(", ".join(f"{L(e)} {drawn[e]}" for e in EVNER))
+    if ctx.ask_yes_no("behold_evner", True):
+        return drawn
+    start, room = rules["evne_start"], rules["evne_max_start"] - rules["evne_start"]
+    left = rules["evnepoint"]
+    values = {}
+    for index, evne in enumerate(EVNER):
+        rest = len(EVNER) - index - 1
+        low, high = start + max(0, left - room * rest), start + min(room, left)
+        if low == high:  # the budget leaves this evne no choice
+            value = low
+        else:
+            value = ctx.ask_number(evne, low, high, min(max(drawn[evne], low), high))
+        values[evne] = value
+        left -= value - start
+    return values
+
+
 def evner(char: dict, ctx: Context) -> None:
     """Spend the evne budget; take a forbedring at each threshold reached and the ekspertise at
     ekspertise_ved."""
@@ -336,7 +373,7 @@ def evner(char: dict, ctx: Context) -> None:
     favoured = (
         set(ctx.table("personligheder").get(pers).get("foretrukne_evner", ())) if pers else set()
     )
-    values = _spend(ctx, rules, favoured)
+    values = _player_spread(ctx, rules, _spend(ctx, rules, favoured))
     ctx.log(evnepoint=rules["evnepoint"], evner=values)
     char["talenter"] = {e: values[e] for e in TALENTER}
     char["kundskaber"] = {e: values[e] for e in KUNDSKABER}
@@ -360,17 +397,18 @@ def evner(char: dict, ctx: Context) -> None:
         for ved in rules["forbedring_ved"]:
             if values[evne_id] < ved:
                 break
-            pick = _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej)
+            pick = _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej, ved)
             slots.remove(pick["id"])
             gained: dict[str, Any] = {"evne": evne_id, "ved": ved, "forbedring": pick["id"]}
             if pick["virkning"] == "stjerne":
-                gained["spor"] = spor.pick(ctx.rng)["id"]
+                gained["spor"] = _ask(ctx, "stjernespor", "stjernespor", list(spor.entries))["id"]
             elif pick["virkning"] in ("loft", "gave"):
                 step = rules["sjael_pr_gave"] if pick["virkning"] == "gave" else 1
                 lofts[pick["tilstand"]] += step
                 gained["tilstand"] = pick["tilstand"]
             else:
-                item = grej.pick(ctx.rng, [e for e in grej.entries if e["id"] not in held_grej])
+                open_grej = [e for e in grej.entries if e["id"] not in held_grej]
+                item = _ask(ctx, "grej_forbedring", "grej", open_grej)
                 held_grej.add(item["id"])
                 gained["grej"] = item["id"]
                 gained["navn"] = item.get("name", item["id"])
@@ -386,7 +424,7 @@ def _detail(gained: dict) -> dict:
     return {k: v for k, v in gained.items() if k in ("spor", "tilstand", "grej")}
 
 
-def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej) -> dict:
+def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej, ved) -> dict:
     """One of the evne's remaining forbedringer that can still apply, drawn evenly."""
     usable = []
     for slot in slots:
@@ -410,13 +448,14 @@ def _forbedring(ctx, forb_table, evne, slots, lofts, rules, grej, held_grej) -> 
                 "virkning",
                 f"virkning '{kind}' of '{slot}' is not stjerne, loft, gave or grej",
             )
-        usable.append(pick)
+        if pick not in usable:  # a kundskab's two stjerne slots are one answer
+            usable.append(pick)
     if not usable:
         raise ChargenError(
             f"no forbedring of '{evne['id']}' can apply ({', '.join(slots)}): "
             "the lofts are full; lower regler.evnepoint or raise loft_max"
         )
-    return usable[int(ctx.rng.random() * len(usable))]
+    return _ask(ctx, f"forbedring_{evne['id']}_{ved}", "forbedringer", usable)
 
 
 def _ekspertise_sums(
@@ -457,9 +496,9 @@ def _apply_ekspertiser(ctx: Context, char: dict, lofts: dict[str, int]) -> None:
     for gained in char.get("forbedringer", ()):
         if "spor" in gained:
             stjerner[gained["spor"]] += 1
-    spor = ctx.table("stjernespor")
-    for eks_id in free:
-        track = spor.pick(ctx.rng)["id"]
+    spor = list(ctx.table("stjernespor").entries)
+    for eks_id in free:  # Alsidig: "to stjerner, der kan placeres valgfrit"
+        track = _ask(ctx, f"fri_stjerne_{eks_id}", "stjernespor", spor)["id"]
         stjerner[track] += 1
         ctx.log(stjerne=track, fra=eks_id)
     char["tilstande"] = tilstande
@@ -851,117 +890,181 @@ def _npc(char: dict, ctx: Context, batch: _Batch) -> None:
 
 
 # -- the sheet ---------------------------------------------------------------------------------
+# Every word comes from the labels file (tables/lef/etiketter.toml); each Part is one piece of
+# the sheet, and a step alone shows the pieces its fields fill.
 
 
-def _evne_rows(char: dict, group: str, styles: str) -> list[list]:
-    return [[LABELS[e], v, char.get(styles, {}).get(e, "")] for e, v in char[group].items()]
+def _head(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    rows = [[L("navn"), char["name"]]]
+    if char.get("template"):
+        rows.append([L("skabelon"), char.get("skabelon_navn", char["template"])])
+    if char.get("kendetegn"):
+        rows.append([L("kendetegn"), char["kendetegn"]])
+    if char.get("kon"):
+        rows.append([L("kon"), char["kon"]])
+    if char.get("hjemstat"):
+        rows.append([L("hjemstat"), char.get("hjemstat_navn", char["hjemstat"])])
+    if char.get("blodarv"):
+        rows.append([L("blodarv"), char.get("blodarv_navn", char["blodarv"])])
+    if char.get("personlighed"):
+        rows.append([L("personlighed"), char.get("personlighed_navn", char["personlighed"])])
+    kind = "karakter" if char["kind"] == "pc" else "vaesen" if "kendetegn" in char else "bifigur"
+    return [Section(L(kind), rows=rows)]
 
 
-def _tilstand_cell(row: dict) -> str:
+def _blodarv_part(char: dict, tables: Tables) -> list[Section]:
+    if not char.get("blodarv"):
+        return []
+    L = tables.labels
+    text = f"{char['blodarv_navn']}: {char['blodarv_lore']}"
+    return [Section(L("blodarv"), text=text, fields=("blodarv_navn", "blodarv_lore"))]
+
+
+def _personlighed_part(char: dict, tables: Tables) -> list[Section]:
+    table = tables["personligheder"]
+    entry = table.get(char["personlighed"]) if char["personlighed"] in table else {}
+    text = char["personlighed_navn"]
+    if entry.get("description"):
+        text += f": {entry['description']}"
+    return [Section(tables.labels("personlighed"), text=text, fields=("personlighed",))]
+
+
+def _evne_part(group: str, styles: str):
+    def build(char: dict, tables: Tables) -> list[Section]:
+        L = tables.labels
+        one = "talent" if group == "talenter" else "kundskab"
+        rows = [[L(e), v, char[styles].get(e, "")] for e, v in char[group].items()]
+        headers = [L(one), L("vaerdi"), L("kampstil" if one == "talent" else "modeffekt")]
+        return [Section(L(group), headers=headers, rows=rows, fields=(group, styles))]
+
+    return build
+
+
+def _tilstand_cell(row: dict, L) -> str:
     text = f"{row['vaerdi']}/{row['loft']}"
     if row.get("bonus"):
-        text += f" (bonus +{row['bonus']})"
+        text += f" ({L('bonus').lower()} +{row['bonus']})"
     return text
 
 
-def sheet(char: dict, tables: Tables) -> list[Section]:
-    head = [["Navn", char["name"]]]
-    if char.get("template"):
-        head.append(["Skabelon", char.get("skabelon_navn", char["template"])])
-    if char.get("kon"):
-        head.append(["Køn", char["kon"]])
-    if char.get("hjemstat"):
-        head.append(["Hjemstat", char.get("hjemstat_navn", char["hjemstat"])])
-    if char.get("blodarv"):
-        head.append(["Blodarv", char.get("blodarv_navn", char["blodarv"])])
-    if char.get("personlighed"):
-        head.append(["Personlighed", char.get("personlighed_navn", char["personlighed"])])
-    sections = [Section("Karakter" if char["kind"] == "pc" else "Bifigur", rows=head)]
-    fokus_mark = f"+{char['fokus_bonus']}" if "fokus_bonus" in char else "ja"
-    if char.get("blodarv_lore"):
-        sections.append(Section("Blodarv", text=char["blodarv_lore"]))
-    sections += [
-        Section(
-            "Talenter",
-            headers=["Talent", "Værdi", "Kampstil"],
-            rows=_evne_rows(char, "talenter", "kampstile"),
-        ),
-        Section(
-            "Kundskaber",
-            headers=["Kundskab", "Værdi", "Modeffekt"],
-            rows=_evne_rows(char, "kundskaber", "modeffekter"),
-        ),
-        Section(
-            "Tilstande",
-            headers=["Tilstand", "Værdi/loft", "Fokus"],
-            rows=[
-                [LABELS.get(t, t), _tilstand_cell(row), fokus_mark if t in char["fokus"] else ""]
-                for t, row in char["tilstande"].items()
-            ],
-        ),
-        Section(
-            "Stjerner",
-            rows=[[LABELS.get(k, k), "★" * n if n else "-"] for k, n in char["stjerner"].items()],
-        ),
-        Section("Ekspertiser", text=_ekspertise_text(char, tables)),
+def _tilstande_part(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    mark = f"+{char['fokus_bonus']}"
+    rows = [
+        [L(t), _tilstand_cell(row, L), mark if t in char["fokus"] else ""]
+        for t, row in char["tilstande"].items()
     ]
-    if char.get("forbedringer"):
-        sections.append(
-            Section(
-                "Forbedringer",
-                headers=["Evne", "Ved", "Forbedring"],
-                rows=[
-                    [LABELS[f["evne"]], f["ved"], _forbedring_text(f)] for f in char["forbedringer"]
-                ],
-            )
+    headers = [L("tilstand"), L("vaerdi_loft"), L("fokus")]
+    return [
+        Section(
+            L("tilstande"), headers=headers, rows=rows, fields=("tilstande", "fokus", "fokus_bonus")
         )
-    if char["grej"]:
-        sections.append(
-            Section(
-                "Grej",
-                headers=["Grej", "Udgift", "Holdbar", "Beskrivelse"],
-                rows=[_grej_row(item, tables) for item in char["grej"]],
-            )
-        )
-    sections.append(Section("Penge", text=f"{char.get('penge', 0)} penge"))
-    return sections
+    ]
 
 
-def _ekspertise_text(char: dict, tables: Tables) -> str:
+def _stjerner_part(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    rows = [[L(k), "★" * n if n else "-"] for k, n in char["stjerner"].items()]
+    return [Section(L("stjerner"), rows=rows, fields=("stjerner",))]
+
+
+def _ekspertiser_part(char: dict, tables: Tables) -> list[Section]:
     """Each ekspertise with where it comes from, its header line and its full text."""
+    if not char["ekspertiser"]:
+        return []
+    L = tables.labels
     table = tables["ekspertiser"]
-    lines = []
+    items = []
     for held in char["ekspertiser"]:
         entry = table.get(held["id"]) if held["id"] in table else {}
-        kilde = LABELS.get(held["kilde"], held["kilde"])
-        text = entry.get("description", "")
-        lines.append(f"{held['navn']} ({kilde}): {held['virkning']}. {text}".rstrip())
-    return "\n".join(lines)
+        text = f"{held['virkning']}. {entry.get('description', '')}".strip()
+        items.append((f"{held['navn']} ({L(held['kilde'])})", text))
+    return [Section(L("ekspertiser"), items=items, fields=("ekspertiser",))]
 
 
-def _grej_row(item: dict, tables: Tables) -> list:
+def _forbedringer_part(char: dict, tables: Tables) -> list[Section]:
+    if not char["forbedringer"]:
+        return []
+    L = tables.labels
+    rows = [[L(f["evne"]), f["ved"], _forbedring_text(f, L)] for f in char["forbedringer"]]
+    headers = [L("evne"), L("ved"), L("forbedring")]
+    return [Section(L("forbedringer"), headers=headers, rows=rows, fields=("forbedringer",))]
+
+
+def _grej_part(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    if not char["grej"]:
+        if "kendetegn" in char:  # a væsen carries nothing
+            return []
+        return [Section(L("grej"), text=L.word("none").capitalize(), fields=("grej",))]
     table = tables["grej"]
-    entry = table.get(item["id"]) if item["id"] in table else {}
-    return [
-        item["navn"],
-        item["udgift"],
-        "ja" if item.get("holdbar") else "nej",
-        entry.get("description", ""),
-    ]
+    rows = []
+    for item in char["grej"]:
+        entry = table.get(item["id"]) if item["id"] in table else {}
+        holdbar = L.word("yes") if item.get("holdbar") else L.word("no")
+        rows.append([item["navn"], item["udgift"], holdbar, entry.get("description", "")])
+    headers = [L("grej"), L("udgift"), L("holdbar"), L("beskrivelse")]
+    return [Section(L("grej"), headers=headers, rows=rows, fields=("grej",))]
 
 
-def _forbedring_text(gained: dict) -> str:
+def _penge_part(char: dict, tables: Tables) -> list[Section]:
+    if "kendetegn" in char and not char["penge"]:  # a væsen has no purse
+        return []
+    L = tables.labels
+    text = f"{char['penge']} {L('penge').lower()}"
+    if char.get("startudstyr"):
+        kit = tables["startudstyr"]
+        name = kit.get(char["startudstyr"]).get("name") if char["startudstyr"] in kit else ""
+        text += f"\n{L('startudstyr')}: {name}" if name else ""
+    return [Section(L("penge"), text=text, fields=("penge",))]
+
+
+def _part(fields: tuple[str, ...], build) -> Part:
+    """A Part that the sheet leaves out where the character lacks its fields (an NPC has
+    no personlighed, a væsen no blodarv)."""
+
+    def guarded(char: dict, tables: Tables) -> list[Section]:
+        return build(char, tables) if all(f in char for f in fields) else []
+
+    return Part(fields, guarded)
+
+
+PARTS = [
+    _part(("name",), _head),
+    _part(("blodarv", "blodarv_navn", "blodarv_lore"), _blodarv_part),
+    _part(("personlighed", "personlighed_navn"), _personlighed_part),
+    _part(("talenter", "kampstile"), _evne_part("talenter", "kampstile")),
+    _part(("kundskaber", "modeffekter"), _evne_part("kundskaber", "modeffekter")),
+    _part(("tilstande", "fokus", "fokus_bonus"), _tilstande_part),
+    _part(("stjerner",), _stjerner_part),
+    _part(("ekspertiser",), _ekspertiser_part),
+    _part(("forbedringer",), _forbedringer_part),
+    _part(("grej",), _grej_part),
+    _part(("penge",), _penge_part),
+]
+
+
+def _forbedring_text(gained: dict, L) -> str:
     if "spor" in gained:
-        return f"stjerne i {LABELS.get(gained['spor'], gained['spor']).lower()}"
+        return f"{L('stjerne')} i {L(gained['spor']).lower()}"
     if "tilstand" in gained:
         return f"+1 {LOFT[gained['tilstand']]}"
     if "grej" in gained:
-        return f"grej: {gained.get('navn', gained['grej'])}"
-    return gained["forbedring"]
+        return f"{L('grej').lower()}: {gained.get('navn', gained['grej'])}"
+    return L(gained["forbedring"])
 
 
 def _fokus_short(char: dict) -> str:
     return ", ".join(LABELS.get(t, t) for t in char["fokus"])
+
+
+def _evner_short(char: dict) -> str:
+    """The three strongest evner in their short forms ("Sind 10, Okku 9, Kult 4"): what a
+    game master rolls with most; the sheet and the JSON have every value."""
+    values = {**char["talenter"], **char["kundskaber"]}
+    ranked = sorted((e for e in EVNER if values[e]), key=lambda e: -values[e])[:3]
+    return ", ".join(f"{SHORT.get(e, e)} {values[e]}" for e in ranked)
 
 
 SYSTEM = System(
@@ -984,14 +1087,14 @@ SYSTEM = System(
         Option("template", table="skabeloner", help="The NPC template (skabeloner.toml)."),
         Option("blodarv", table="blodarv", help="The blodarv of every NPC of the batch."),
     ],
-    sheet=sheet,
+    sheet=None,
+    parts=PARTS,
     roster=[
-        ("Navn", "name"),
-        ("Skabelon", "skabelon_navn"),
-        ("Blodarv", "blodarv_navn"),
-        ("Personlighed", "personlighed_navn"),
-        *[(LABELS[e][:4], (lambda c, e=e: c["talenter"][e])) for e in TALENTER],
-        *[(LABELS[e][:4], (lambda c, e=e: c["kundskaber"][e])) for e in KUNDSKABER],
-        ("Fokus", _fokus_short),
+        Column("navn", "name", priority=9, wrap=True),
+        Column("skabelon", "skabelon_navn", priority=8),
+        Column("blodarv", "blodarv_navn", priority=7),
+        Column("personlighed", "personlighed_navn", priority=6),
+        Column("staerkeste_evner", _evner_short, priority=5),
+        Column("fokus", _fokus_short, priority=4, wrap=True),
     ],
 )

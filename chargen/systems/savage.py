@@ -16,13 +16,23 @@ import random
 import re
 from typing import Any
 
+from chargen.conditions import entry_names
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
 from chargen.labels import builtin_labels
-from chargen.procedure import Context, Option, Section, Step, System
+from chargen.procedure import Context, Option, Part, Section, Step, System
 from chargen.tables import Spec, Table, Tables, key_line
 
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
-EFFECTS = ("mozgas", "futaskocka", "haritas", "szivossag", "meret", "sorspont", "penz_szazalek")
+EFFECTS = (
+    "mozgas",
+    "futaskocka",
+    "haritas",
+    "szivossag",
+    "meret",
+    "sorspont",
+    "penz_szazalek",
+    "pancel_ero",  # die steps added to Erő when an armour's min. Erő is checked (Kövér -1)
+)
 GENDER = {"male": "férfi", "female": "nő"}
 GRADES = {"sulyos": "súlyos", "enyhe": "enyhe"}  # the two grades of a Hátrány
 TOP = 14  # rungs of the die ladder in code: d4..d12, then d12+1 .. d12+10 for monsters
@@ -42,8 +52,6 @@ SPECS = {
             "lepes_ar_felett": "int[..100]!",
             "kedvelt_kepzettseg_szorzo": "int[..1000]!",
             "hatrany_max_pont": "int[..50]!",
-            "hatrany_max_sulyos": "int[..20]!",
-            "hatrany_max_enyhe": "int[..20]!",
             "hatrany_pont_sulyos": "int[..50]!",
             "hatrany_pont_enyhe": "int[..50]!",
             "ar_tulajdonsag": "int[..50]!",
@@ -61,19 +69,22 @@ SPECS = {
             "haritas_alap": "int[..100]!",
             "szivossag_alap": "int[..100]!",
             "vadkocka": "str!",
+            "csoport_vadkocka": "str!",
             "sorspont_jatekos": "int[..100]!",
             "sorspont_vad_npc": "int[..100]!",
             "sebek_foszereplo": "int[..100]!",
             "sebek_mellekszereplo": "int[..100]!",
             "sebbuntetes_max": "int[..100]!",
             "kezdo_penz": "int[..1000000000]!",
-            "penz_pontonkent": "int[..1000000000]!",
+            "penz_pont_szorzo": "int[..1000]!",
             "penznem": "str!",
             "bevasarlas": "list[str]+!",
             "mellekszereplo_szoras": "int[..100]!",
             "mellekszereplo_valtozas_esely": "int[..1000]!",
             "mellekszereplo_valtozatok": "int[..10000]!",
             "egyedi_nevek_max": "int[..1000000]!",
+            "jelzo_ket_esely": "int[..100]!",
+            "masodik_utonev_esely": "int[..100]!",
             "kartya_ertekek": "list[str]+!",
             "kartya_szinek": "list[str]+!",
             "jokerek": "int[..100]!",
@@ -83,7 +94,7 @@ SPECS = {
     "kepzettsegek": Spec(
         "definitions", fields={"tulajdonsag": "id:alaptulajdonsagok!", "alap": "bool"}
     ),
-    "hatranyok": Spec("definitions", fields={"sulyossag": "str!", "csoport": "str"}),
+    "hatranyok": Spec("definitions", fields={"sulyossag": "str!"}),
     "elonyok": Spec(
         "definitions",
         fields={
@@ -91,7 +102,19 @@ SPECS = {
             "kell_tulajdonsag": "dict[str]",
             "kell_kepzettseg": "dict[str]",
             "kell_elony": "list[id:elonyok]",
-            "kizart_hatranyok": "list[id:hatranyok]",
+            "arkan_kepzettseg": "id:kepzettsegek",
+            "hatalompont": "int[0..1000]",
+            "kezdo_hatalmak": "int[0..50]",
+        },
+    ),
+    "hatalmak": Spec(
+        "definitions",
+        fields={
+            "rang": "str!",
+            "ar": "int[1..100]!",
+            "hatotav": "str!",
+            "idotartam": "str!",
+            "hatas": "str!",
         },
     ),
     "koncepciok": Spec(
@@ -101,6 +124,8 @@ SPECS = {
             "tulajdonsag_sulyok": "dict[int]!",
             "kepzettseg_sulyok": "dict[int]!",
             "kedvelt_elonyok": "list[id:elonyok]",
+            "arkan_hatter": "id:elonyok",
+            "kedvelt_hatalmak": "list[id:hatalmak]",
         },
     ),
     "korszakok": Spec("definitions"),
@@ -119,6 +144,12 @@ SPECS = {
             "min_ero": "str",
             "kepzettseg": "id:kepzettsegek",
             "ketkezes": "bool",
+            "eleres": "int[1..20]",
+            "dobhato": "bool",
+            "lovedek_ellen": "int[1..20]",
+            "talalat": "int[1..10]",
+            "ujratoltes": "int[1..20]",
+            "lovesek": "int[1..1000]",
             "korszak": "list[str]!",
         },
     ),
@@ -140,7 +171,7 @@ SPECS = {
             "kulonleges": "list[str]",
         },
     ),
-    "szivos_fokozatok": Spec("definitions", fields={"sebek_max": "int!"}),
+    "szivos_fokozatok": Spec("definitions", fields={"sebek_max": "int[0..10]!"}),
     "jelzok": Spec("definitions"),
 }
 
@@ -218,6 +249,7 @@ SETTING_DICE = (
     "futaskocka",
     "futaskocka_min",
     "vadkocka",
+    "csoport_vadkocka",
 )
 # Settings that are prices or divisors: 0 would buy for free or divide by zero.
 POSITIVE = (
@@ -416,12 +448,12 @@ def _check_settings(table: Table, rungs: tuple[str, ...], index: dict[str, int],
 
 def _hatrany_totals(s: dict) -> set[int]:
     """The numbers of Hátrány points a Főszereplő may have (within the caps)."""
+    cap = s["hatrany_max_pont"]
     return {
         points
-        for major in range(s["hatrany_max_sulyos"] + 1)
-        for minor in range(s["hatrany_max_enyhe"] + 1)
-        if (points := major * s["hatrany_pont_sulyos"] + minor * s["hatrany_pont_enyhe"])
-        <= s["hatrany_max_pont"]
+        for major in range(cap // s["hatrany_pont_sulyos"] + 1)
+        for minor in range(cap // s["hatrany_pont_enyhe"] + 1)
+        if (points := major * s["hatrany_pont_sulyos"] + minor * s["hatrany_pont_enyhe"]) <= cap
     }
 
 
@@ -468,10 +500,73 @@ def _sum_effects(entries) -> dict[str, int]:
 
 def koncepcio(char: dict, ctx: Context) -> None:
     """The concept (--template): it only weights the random choices that follow."""
-    entry = ctx.choose("template", "koncepciok")
+    ctx.rng.seed(_body_seed(char["seed"]))  # the body's stream (see `_named`)
+    option = "template" if ctx.prompter is None or ctx.option("template") else "koncepcio"
+    entry = ctx.choose(
+        option, "koncepciok", allowed=_open_concepts(ctx), why=_concept_why(ctx), fact="koncepcio"
+    )
+    ctx.cache["_concept_entry"] = entry
+    ctx.cache.pop("_wanted", None)
     char["template"] = entry["id"]
     char["koncepcio"] = entry["name"]
     char["foszereplo"] = True
+    char["rang"] = rules(ctx).s["kezdo_rangok"][0]
+
+
+def korszak(char: dict, ctx: Context) -> None:
+    """The era (--korszak), among the concept's: chosen before anything it shapes
+    (the képzettségek, Előnyök and gear that exist in it)."""
+    concept = _concept(char, ctx)
+    eras = ctx.table("korszakok")
+    why = f"{concept['name']} lives in {', '.join(eras.get(k)['name'] for k in concept['korszak'])}"
+    era = ctx.choose(
+        "korszak", "korszakok", allowed=[eras.get(k) for k in concept["korszak"]], why=why
+    )
+    char["korszak"] = era["id"]
+
+
+def _concept_fits(concept: dict, ctx: Context) -> str:
+    """Why a concept cannot be this character's under the options ('' when it can):
+    its era against --korszak, its Mágikus háttér against the Előnyök asked for and
+    the Hátrány points that must pay for them."""
+    s = rules(ctx).s
+    era = ctx.option("korszak")
+    if era and era not in concept["korszak"]:
+        return f"{concept['name']} does not live in the era {era}"
+    if not ctx.open_values("korszak", concept["korszak"]):
+        return f"{concept['name']} lives in no era the options leave open"
+    arcane = concept.get("arkan_hatter")
+    if not arcane:
+        return ""
+    edges = ctx.table("elonyok")
+    asked = [edges.get(e, "elony") for e in ctx.option("elony") or ()]
+    other = [e["id"] for e in asked if e.get("arkan_kepzettseg") and e["id"] != arcane]
+    if other:
+        return f"{concept['name']} takes {arcane}, not {other[0]}"
+    count = len({e["id"] for e in asked} | {arcane})
+    flaws = ctx.table("hatranyok")
+    given = ctx.option("hatrany")
+    points = (
+        sum(
+            s["hatrany_pont_sulyos"]
+            if flaws.get(h, "hatrany")["sulyossag"] == "sulyos"
+            else s["hatrany_pont_enyhe"]
+            for h in given
+        )
+        if given
+        else s["hatrany_max_pont"]
+    )
+    if (count - s["ingyen_elony"]) * s["ar_elony"] > points:
+        return f"{concept['name']} takes {arcane} besides the Előnyök asked for: too many to pay"
+    return ""
+
+
+def _open_concepts(ctx: Context) -> list[dict]:
+    return [c for c in ctx.table("koncepciok").entries if not _concept_fits(c, ctx)]
+
+
+def _concept_why(ctx: Context):
+    return lambda concept: _concept_fits(concept, ctx)
 
 
 def _concept(char: dict, ctx: Context) -> dict:
@@ -479,15 +574,13 @@ def _concept(char: dict, ctx: Context) -> dict:
 
 
 def _compositions(points: int, r: _Rules) -> list[tuple[int, int]]:
+    """Every (súlyos, enyhe) count worth exactly `points` (SWADE: any mix up to the cap)."""
     s = r.s
     out = []
-    for major in range(s["hatrany_max_sulyos"] + 1):
+    for major in range(points // s["hatrany_pont_sulyos"] + 1):
         rest = points - major * s["hatrany_pont_sulyos"]
-        if rest < 0 or rest % s["hatrany_pont_enyhe"]:
-            continue
-        minor = rest // s["hatrany_pont_enyhe"]
-        if minor <= s["hatrany_max_enyhe"]:
-            out.append((major, minor))
+        if rest >= 0 and rest % s["hatrany_pont_enyhe"] == 0:
+            out.append((major, rest // s["hatrany_pont_enyhe"]))
     return out
 
 
@@ -499,42 +592,110 @@ def _hatrany_points(entries: list[dict], r: _Rules) -> int:
     )
 
 
+def _clash(entry: dict, chosen: list[dict]) -> dict | None:
+    """The entry already chosen that `entry` cannot stand beside: either's `excludes`
+    names the other's id or a tag (two grades of one Hátrány share a tag both exclude)."""
+    names = entry_names(entry)
+    banned = set(entry.get("excludes") or ())
+    for other in chosen:
+        if other is entry:
+            continue
+        if banned & entry_names(other) or set(other.get("excludes") or ()) & names:
+            return other
+    return None
+
+
 def _check_hatranyok(chosen: list[dict], r: _Rules) -> None:
     s = r.s
-    majors = [e["id"] for e in chosen if e["sulyossag"] == "sulyos"]
-    minors = [e["id"] for e in chosen if e["sulyossag"] != "sulyos"]
-    groups: dict[str, str] = {}
-    for e in chosen:
-        group = e.get("csoport")
-        if group and group in groups:
-            raise ChargenError(
-                f"--hatrany {groups[group]} and {e['id']} are two grades of one Hátrány: take one"
-            )
-        if group:
-            groups[group] = e["id"]
-    if len(majors) > s["hatrany_max_sulyos"] or len(minors) > s["hatrany_max_enyhe"]:
+    for n, entry in enumerate(chosen):
+        other = _clash(entry, chosen[:n])
+        if other is not None:
+            shared = set(entry.get("tags") or ()) & set(other.get("tags") or ())
+            what = "are two grades of one Hátrány" if shared else "cannot stand together"
+            raise ChargenError(f"--hatrany {other['id']} and {entry['id']} {what}: take one")
+    points = _hatrany_points(chosen, r)
+    if points > s["hatrany_max_pont"]:
+        listed = ", ".join(e["id"] for e in chosen)
         raise ChargenError(
-            f"too many Hátrányok: at most {s['hatrany_max_sulyos']} súlyos and "
-            f"{s['hatrany_max_enyhe']} enyhe (given súlyos: {', '.join(majors) or '-'}; "
-            f"enyhe: {', '.join(minors) or '-'})"
+            f"Hátrányok give at most {s['hatrany_max_pont']} points in any mix (súlyos "
+            f"{s['hatrany_pont_sulyos']}, enyhe {s['hatrany_pont_enyhe']}); {listed} "
+            f"give {points}"
         )
-    if _hatrany_points(chosen, r) > s["hatrany_max_pont"]:
-        raise ChargenError(f"Hátrányok give at most {s['hatrany_max_pont']} points")
+
+
+def _wanted_edges(ctx: Context) -> list[dict]:
+    """The Előnyök the character must take: the concept's Mágikus háttér and the ones
+    the options ask for, each after the Előnyök it requires. Known before the steps
+    that must make room for them: the Hátrányok they exclude, the dice they require,
+    the Hátrány points they cost."""
+    found = ctx.cache.get("_wanted")
+    if found is not None and found[0] == (ctx.seed, ctx.index):
+        return found[1]
+    table = ctx.table("elonyok")
+    out: list[dict] = []
+
+    def add(edge_id: str, path: tuple[str, ...]) -> None:
+        edge = table.get(edge_id, "elony")
+        if edge in out or edge_id in path:
+            return
+        for before in edge.get("kell_elony") or ():
+            add(before, (*path, edge_id))
+        out.append(edge)
+
+    concept = ctx.cache.get("_concept_entry")
+    if concept is not None and concept.get("arkan_hatter"):
+        add(concept["arkan_hatter"], ())
+    for wanted in ctx.option("elony") or ():
+        add(wanted, ())
+    arcane = [e["id"] for e in out if e.get("arkan_kepzettseg")]
+    if len(arcane) > 1:
+        raise ChargenError(
+            f"{' and '.join(arcane)} are two Mágikus hátterek: a character has one "
+            + (
+                f"(the concept {concept['id']} takes {concept['arkan_hatter']})"
+                if concept and concept.get("arkan_hatter")
+                else ""
+            )
+        )
+    ctx.cache["_wanted"] = ((ctx.seed, ctx.index), out)
+    return out
+
+
+def _draw_hatranyok(ctx: Context, major: int, minor: int) -> list[dict]:
+    """`major` súlyos and `minor` enyhe Hátrányok, one at a time, each fitting the
+    character so far (its concept and era, the Előnyök it must take, the Hátrányok
+    drawn before it: the tables' `when`, `unless` and `excludes`)."""
+    table = ctx.table("hatranyok")
+    chosen: list[dict] = []
+    for grade, count in (("sulyos", major), ("enyhe", minor)):
+        among = [e for e in table.entries if e["sulyossag"] == grade]
+        for _ in range(count):
+            pool = [e for e in among if e not in chosen]
+            if not ctx.pool(table, pool):
+                raise ChargenError(f"hatranyok: no {GRADES[grade]} Hátrány left to draw")
+            entry = ctx.pick("hatranyok", pool)
+            chosen.append(entry)
+            ctx.log(choice="hatrany", id=entry["id"], name=entry["name"], by="random")
+    return chosen
 
 
 def hatranyok(char: dict, ctx: Context) -> None:
-    """One súlyos and two enyhe Hátrányok at most (4 points), and what the points buy."""
+    """Hátrányok worth at most four points in any mix (súlyos 2, enyhe 1), and what
+    the points buy."""
     r = rules(ctx)
     s = r.s
     table = ctx.table("hatranyok")
-    wanted_edges = len(ctx.option("elony") or ())
-    extra_edges = max(0, wanted_edges - s["ingyen_elony"])
+    wanted = _wanted_edges(ctx)
+    extra_edges = max(0, len(wanted) - s["ingyen_elony"])
     reserved = extra_edges * s["ar_elony"]
     if reserved > s["hatrany_max_pont"]:
         raise ChargenError(
-            f"--elony given {wanted_edges} times: {s['ingyen_elony']} is free and Hátrány points "
+            f"--elony given {len(wanted)} times: {s['ingyen_elony']} is free and Hátrány points "
             f"buy at most {s['hatrany_max_pont'] // s['ar_elony']} more"
         )
+    edges = ctx.table("elonyok")
+    for edge in wanted:  # taken for certain: what they exclude is not drawn beside them
+        ctx.note(edge, edges)
     given = ctx.option("hatrany") or ()
     if given:
         chosen = [table.get(g, "hatrany") for g in given]
@@ -542,36 +703,85 @@ def hatranyok(char: dict, ctx: Context) -> None:
             raise ChargenError(f"--hatrany names the same Hátrány twice: {', '.join(given)}")
         _check_hatranyok(chosen, r)
         for e in chosen:
+            edge = _clash(e, wanted)
+            if edge is not None:
+                raise ChargenError(
+                    f"--hatrany {e['id']} and the Előny {edge['id']} cannot stand together: "
+                    f"{edge['name']} is not open to a character with {e['name']}"
+                )
+            ctx.note(e, table)
             ctx.log(choice="hatrany", id=e["id"], name=e["name"], by="option")
     else:
         weights = list(s["hatrany_pont_sulyok"])
-        options = [p for p in range(len(weights)) if p >= reserved and _compositions(p, r)]
-        options = [p for p in options if p <= s["hatrany_max_pont"]]
+        options = [p for p in range(len(weights)) if reserved <= p <= s["hatrany_max_pont"]]
+        options = [p for p in options if _compositions(p, r)]
         if not options:
             raise ChargenError("no number of Hátrány points fits beallitasok.hatrany_pont_sulyok")
         points = _weighted(ctx.rng, options, [weights[p] for p in options])
         comps = _compositions(points, r)
         major, minor = comps[int(ctx.rng.random() * len(comps))]
-        majors = [e for e in table.entries if e["sulyossag"] == "sulyos"]
-        chosen = ctx.choose_many("sulyos_hatrany", "hatranyok", major, allowed=majors)
-        taken = {e.get("csoport") for e in chosen} - {None}
-        minors = [
-            e for e in table.entries if e["sulyossag"] != "sulyos" and e.get("csoport") not in taken
-        ]
-        chosen = chosen + ctx.choose_many("enyhe_hatrany", "hatranyok", minor, allowed=minors)
-        _check_hatranyok(chosen, r)
+        if ctx.prompter is not None:
+            chosen = _ask_hatranyok(ctx, r, major, minor)
+        else:
+            chosen = _draw_hatranyok(ctx, major, minor)
     points = _hatrany_points(chosen, r)
     if points < reserved:
         raise ChargenError(
-            f"--elony given {wanted_edges} times needs {reserved} Hátrány points, "
+            f"--elony given {len(wanted)} times needs {reserved} Hátrány points, "
             f"the chosen Hátrányok give {points}"
         )
-    char["hatranyok"] = [
-        {"id": e["id"], "nev": e["name"], "sulyossag": e["sulyossag"]} for e in chosen
-    ]
-    # Spend the points: the Előnyök asked for first, then by the weights of the table.
-    bought = {"tulajdonsag": 0, "elony": extra_edges, "kepzettseg": 0, "penz": 0}
-    left = points - reserved
+    char["hatranyok"] = [_flaw(e) for e in chosen]
+    bought = _spend(ctx, r, points - reserved, extra_edges)
+    if ctx.prompter is not None and points > reserved:
+        bought = _ask_spending(ctx, r, points - reserved, extra_edges, bought)
+    char["hatrany_pontok"] = {"osszes": points, **bought}
+    ctx.log(hatrany_pontok=points, vasarlas=char["hatrany_pontok"])
+
+
+def _ask_hatranyok(ctx: Context, r: _Rules, major: int, minor: int) -> list[dict]:
+    """--interactive: the súlyos Hátrányok (how many and which), then the enyhe ones in
+    what the four points leave; an empty answer takes the drawn number of random ones."""
+    s = r.s
+    table = ctx.table("hatranyok")
+    cap = s["hatrany_max_pont"]
+    majors = [e for e in table.entries if e["sulyossag"] == "sulyos"]
+    top = cap // s["hatrany_pont_sulyos"]
+    chosen = ctx.choose_many(
+        "sulyos_hatrany", "hatranyok", major, allowed=ctx._fitting(table, majors), span=(0, top)
+    )
+    room = (cap - len(chosen) * s["hatrany_pont_sulyos"]) // s["hatrany_pont_enyhe"]
+    minors = [e for e in table.entries if e["sulyossag"] == "enyhe"]
+    fitting = ctx._fitting(table, minors)
+    count = min(minor, room, len(fitting))
+    chosen += ctx.choose_many(
+        "enyhe_hatrany", "hatranyok", count, allowed=fitting, span=(0, min(room, len(fitting)))
+    )
+    _check_hatranyok(chosen, r)
+    return chosen
+
+
+def _ask_spending(
+    ctx: Context, r: _Rules, left: int, edges: int, drawn: dict[str, int]
+) -> dict[str, int]:
+    """--interactive: how the Hátrány points are spent (attribute steps, Előnyök, skill
+    points); what is left buys money. An empty answer keeps the drawn spending."""
+    s = r.s
+    bought = {"tulajdonsag": 0, "elony": edges, "kepzettseg": 0, "penz": 0}
+    for kind in ("tulajdonsag", "elony", "kepzettseg"):
+        price = s[f"ar_{kind}"]
+        most = left // price
+        default = min(drawn[kind] - (edges if kind == "elony" else 0), most)
+        count = ctx.ask_number(f"pont_{kind}", 0, most, default)
+        bought[kind] += count
+        left -= count * price
+    bought["penz"] = left // s["ar_penz"]
+    return bought
+
+
+def _spend(ctx: Context, r: _Rules, left: int, edges: int) -> dict[str, int]:
+    """Spend the Hátrány points left: by the weights of the table, or as the player says."""
+    s = r.s
+    bought = {"tulajdonsag": 0, "elony": edges, "kepzettseg": 0, "penz": 0}
     kinds = list(bought)
     weights = [s["hatrany_koltes_sulyok"].get(k, 0) for k in kinds]
     prices = [s[f"ar_{k}"] for k in kinds]
@@ -583,24 +793,69 @@ def hatranyok(char: dict, ctx: Context) -> None:
         kind = _weighted(ctx.rng, [k for k, _ in open_], [w for _, w in open_])
         bought[kind] += 1
         left -= s[f"ar_{kind}"]
-    char["hatrany_pontok"] = {"osszes": points, **bought}
-    ctx.log(hatrany_pontok=points, vasarlas=bought)
+    return bought
+
+
+def _needs(ctx: Context, key: str) -> dict[str, int]:
+    """The least rung of each trait the wanted Előnyök require (`kell_tulajdonsag` or
+    `kell_kepzettseg`): the steps spend there first, so the Előnyök can be taken."""
+    r = rules(ctx)
+    out: dict[str, int] = {}
+    for edge in _wanted_edges(ctx):
+        for trait, die in (edge.get(key) or {}).items():
+            out[trait] = max(out.get(trait, -1), r.index[die])
+    return out
+
+
+def _ask_steps(ctx: Context, r: _Rules, forced: list[str], drawn: list[str], steps: int):
+    """--interactive: the steps of each alaptulajdonság in turn (beyond the ones a wanted
+    Előny needs); the last takes what is left. An empty answer keeps the drawn steps."""
+    placed = list(forced)
+    room = {a: r.attr_cap - r.attr_start - forced.count(a) for a in ATTRS}
+    for n, attr in enumerate(ATTRS):
+        left = steps - len(placed)
+        later = sum(room[a] for a in ATTRS[n + 1 :])
+        low, high = max(0, left - later), min(left, room[attr])
+        if n == len(ATTRS) - 1:
+            count = left
+        else:
+            default = min(max(drawn.count(attr) - forced.count(attr), low), high)
+            count = ctx.ask_number(f"lepes_{attr}", low, high, default)
+        placed += [attr] * count
+    return placed
 
 
 def alaptulajdonsagok(char: dict, ctx: Context) -> None:
-    """Every attribute starts at d4; five steps (and the bought ones) land by the concept."""
+    """Every attribute starts at d4; five steps (and the bought ones) land by the concept,
+    first where a wanted Előny needs them."""
     r = rules(ctx)
     weights_of = _concept(char, ctx)["tulajdonsag_sulyok"]
     values = dict.fromkeys(ATTRS, r.attr_start)
     steps = r.s["tulajdonsag_lepesek"] + char.get("hatrany_pontok", {}).get("tulajdonsag", 0)
     placed = []
-    for _ in range(steps):
+    for attr, rung in _needs(ctx, "kell_tulajdonsag").items():
+        while values[attr] < rung and len(placed) < steps:
+            values[attr] += 1
+            placed.append(attr)
+        if values[attr] < rung:
+            wanted = ", ".join(e["id"] for e in _wanted_edges(ctx))
+            raise ChargenError(
+                f"--elony {wanted}: the {steps} attribute steps cannot reach every die "
+                f"they require ({LABELS[attr]} {r.ladder[rung]})"
+            )
+    forced = list(placed)
+    while len(placed) < steps:
         open_ = [a for a in ATTRS if values[a] < r.attr_cap]
         if not open_:
             raise ChargenError("every alaptulajdonság is at its cap: too many steps to spend")
         chosen = _weighted(ctx.rng, open_, [max(weights_of.get(a, 1), 0) + 0.01 for a in open_])
         values[chosen] += 1
         placed.append(chosen)
+    if ctx.prompter is not None:
+        placed = _ask_steps(ctx, r, forced, placed, steps)
+        values = dict.fromkeys(ATTRS, r.attr_start)
+        for attr in placed:
+            values[attr] += 1
     char["alaptulajdonsagok"] = {a: r.ladder[values[a]] for a in ATTRS}
     ctx.log(lepesek=placed)
 
@@ -618,12 +873,33 @@ def kepzettsegek(char: dict, ctx: Context) -> None:
     attrs = char["alaptulajdonsagok"]
     favour = _concept(char, ctx)["kepzettseg_sulyok"]
     mult = s["kedvelt_kepzettseg_szorzo"]
-    level = {k: -1 for k in r.skills}
+    table = ctx.table("kepzettsegek")
+    level = {k: -1 for k in r.skills if ctx.fits(table.get(k))}  # the era's skills only
     for k in r.core:
         level[k] = r.skill_start
     budget = s["kepzettseg_pontok"] + char.get("hatrany_pontok", {}).get("kepzettseg", 0)
     left = budget
     bought = []
+    for skill, rung in _needs(ctx, "kell_kepzettseg").items():
+        if skill not in level:
+            wanted = ", ".join(e["id"] for e in _wanted_edges(ctx))
+            era = ctx.table("korszakok").get(char["korszak"])["name"]
+            raise ChargenError(
+                f"--elony {wanted} needs {r.skills[skill]['name']}, a skill not known in {era}"
+            )
+        while level[skill] < rung:
+            price = r.step_cost(skill, level[skill] + 1, attrs)
+            if price > left:
+                wanted = ", ".join(e["id"] for e in _wanted_edges(ctx))
+                name = r.skills[skill]["name"]
+                raise ChargenError(
+                    f"--elony {wanted}: the {budget} skill points cannot reach every die "
+                    f"they require ({name} {r.ladder[rung]})"
+                )
+            level[skill] += 1
+            left -= price
+            bought.append(skill)
+    forced = len(bought)
     while left > 0:
         open_, weights = [], []
         for k, lv in level.items():
@@ -638,11 +914,53 @@ def kepzettsegek(char: dict, ctx: Context) -> None:
         level[chosen] += 1
         left -= r.step_cost(chosen, level[chosen], attrs)
         bought.append(chosen)
+    if ctx.prompter is not None:
+        drawn = ", ".join(
+            f"{r.skills[k]['name']} {r.ladder[lv]}" for k, lv in level.items() if lv >= 0
+        )
+        from chargen.render import wrap
+
+        width = getattr(ctx.prompter, "width", 80)
+        for line in wrap(f"{ctx.labels('kepzettsegek')}: {drawn}", width, "  "):
+            ctx.prompter.say(line)
+        if not ctx.ask_yes_no("kepzettseg_elfogad", True):
+            level, bought = _ask_skills(ctx, r, level, attrs, budget, forced=bought[:forced])
     char["kepzettsegek"] = {k: r.ladder[lv] for k, lv in level.items() if lv >= 0}
+    for k in char["kepzettsegek"]:
+        ctx.note(table.get(k), table)
     ctx.log(kepzettseg_pontok=budget, vasarlas=bought)
 
 
-def _edge_problem(entry: dict, char: dict, taken: set[str], r: _Rules) -> str:
+def _ask_skills(ctx: Context, r: _Rules, drawn: dict, attrs: dict, budget: int, forced: list):
+    """--interactive: the steps of each skill of the era in turn, at their prices, while
+    points last (the steps a wanted Előny needs are kept)."""
+    level = {k: (r.skill_start if k in r.core else -1) for k in drawn}
+    left = budget
+    for skill in forced:
+        level[skill] += 1
+        left -= r.step_cost(skill, level[skill], attrs)
+    bought = list(forced)
+    for skill in drawn:
+        if left <= 0:
+            break
+        most, cost = 0, 0
+        while level[skill] + most < r.skill_cap:
+            price = r.step_cost(skill, level[skill] + most + 1, attrs)
+            if cost + price > left:
+                break
+            cost += price
+            most += 1
+        if not most:
+            continue
+        count = ctx.ask_number(skill, 0, most, 0)
+        for _ in range(count):
+            level[skill] += 1
+            left -= r.step_cost(skill, level[skill], attrs)
+            bought.append(skill)
+    return level, bought
+
+
+def _edge_problem(entry: dict, char: dict, taken: set[str], r: _Rules, ctx: Context) -> str:
     """Why a character cannot take an Előny now ('' when it can)."""
     if entry["rang"] not in r.s["kezdo_rangok"]:
         return f"rang {entry['rang']} (a new Főszereplő is {', '.join(r.s['kezdo_rangok'])})"
@@ -660,10 +978,8 @@ def _edge_problem(entry: dict, char: dict, taken: set[str], r: _Rules) -> str:
     for other in entry.get("kell_elony") or ():
         if other not in taken:
             return f"needs the Előny {other}"
-    hindrances = {h["id"] for h in char.get("hatranyok", ())}
-    for other in entry.get("kizart_hatranyok") or ():
-        if other in hindrances:
-            return f"not with the Hátrány {other}"
+    if entry["id"] not in {e["id"] for e in _wanted_edges(ctx)} and not ctx.fits(entry):
+        return "it cannot stand beside what the character already is (its tables' conditions)"
     return ""
 
 
@@ -676,38 +992,151 @@ def elonyok(char: dict, ctx: Context) -> None:
     mult = r.s["kedvelt_elony_szorzo"]
     taken: list[dict] = []
     ids: set[str] = set()
-    for wanted in ctx.option("elony") or ():
-        entry = table.get(wanted, "elony")
-        why = _edge_problem(entry, char, ids, r)
+    given = set(ctx.option("elony") or ())
+    for entry in _wanted_edges(ctx):
+        why = _edge_problem(entry, char, ids, r, ctx)
         if why:
-            valid = [e["id"] for e in table.entries if not _edge_problem(e, char, ids, r)]
-            raise ChoiceError("elony", wanted, valid, why)
+            valid = [e["id"] for e in table.entries if not _edge_problem(e, char, ids, r, ctx)]
+            raise ChoiceError("elony", entry["id"], valid, why)
         taken.append(entry)
         ids.add(entry["id"])
-        ctx.log(choice="elony", id=entry["id"], name=entry["name"], by="option")
+        how = "option" if entry["id"] in given else "requirement"
+        ctx.log(choice="elony", id=entry["id"], name=entry["name"], by=how)
     while len(taken) < count:
-        pool = [e for e in table.entries if not _edge_problem(e, char, ids, r)]
+        pool = [
+            e
+            for e in table.entries
+            if not _edge_problem(e, char, ids, r, ctx) and not e.get("arkan_kepzettseg")
+        ]
         if not pool:
             raise ChargenError("elonyok: no Előny left whose requirements this character meets")
-        entry = ctx.prompter.choose("elony", table, pool, ctx.rng) if ctx.prompter else None
-        if entry is not None:
-            how = "prompt"
+        if ctx.prompter is not None:
+            entry = ctx.choose("uj_elony", "elonyok", allowed=pool)
+            ctx.options.pop("uj_elony", None)  # the next free Előny is asked again
+            taken.append(entry)
+            ids.add(entry["id"])
+            continue
         else:
             weights = [e.get("weight", 1) * (mult if e["id"] in favour else 1) for e in pool]
             entry = _weighted(ctx.rng, pool, weights)
             how = "random"
         taken.append(entry)
         ids.add(entry["id"])
+        ctx.note(entry, table)
         ctx.log(choice="elony", id=entry["id"], name=entry["name"], by=how)
-    char["elonyok"] = [{"id": e["id"], "nev": e["name"]} for e in taken]
+    char["elonyok"] = [_edge(e) for e in taken]
+
+
+def _edge(entry: dict) -> dict:
+    """An Előny as the character carries it: id, name, rank and its effect in one line."""
+    return {"id": entry["id"], "nev": entry["name"], "rang": entry["rang"], "hatas": _rules(entry)}
+
+
+def _flaw(entry: dict) -> dict:
+    """A Hátrány as the character carries it: id, name, grade and its effect in one line."""
+    return {
+        "id": entry["id"],
+        "nev": entry["name"],
+        "sulyossag": entry["sulyossag"],
+        "hatas": _rules(entry),
+    }
+
+
+def _rules(entry: dict) -> str:
+    """The one-line rules text of an entry (`rules`, else its `description`)."""
+    return entry.get("rules") or entry.get("description") or ""
+
+
+def hatalmak(char: dict, ctx: Context) -> None:
+    """A Mágikus háttér's arcane skill, Hatalompontok and starting powers (null without one).
+
+    The powers are drawn among those of a starting rank, the concept's favourites
+    weighted up; `kezdo_hatalmak` of them, all different."""
+    edges = ctx.table("elonyok")
+    background = next(
+        (edges.get(e["id"]) for e in char["elonyok"] if edges.get(e["id"]).get("arkan_kepzettseg")),
+        None,
+    )
+    if background is None:
+        char["arkan_hatter"] = None
+        return
+    r = rules(ctx)
+    powers = ctx.table("hatalmak")
+    favour = set(_concept(char, ctx).get("kedvelt_hatalmak") or ())
+    ctx.set_fact("arkan_hatter", background["id"])
+    pool = [p for p in powers.entries if p["rang"] in r.s["kezdo_rangok"]]
+    pool = list(ctx.pool(powers, pool).entries)  # the powers of this background
+    count = background.get("kezdo_hatalmak", 0)
+    if len(pool) < count:
+        raise ChargenError(
+            f"hatalmak: {background['name']} starts with {count} powers, only {len(pool)} "
+            f"are of a starting rank ({', '.join(r.s['kezdo_rangok'])})"
+        )
+    mult = r.s["kedvelt_elony_szorzo"]
+    chosen: list[dict] = []
+    if ctx.prompter is not None:
+        chosen = ctx.choose_many("hatalom", "hatalmak", count, allowed=pool)
+        count = 0
+    for _ in range(count):
+        weights = [p.get("weight", 1) * (mult if p["id"] in favour else 1) for p in pool]
+        power = _weighted(ctx.rng, pool, weights)
+        pool.remove(power)
+        ctx.note(power, powers)
+        chosen.append(power)
+        ctx.log(choice="hatalom", id=power["id"], name=power["name"], by="random")
+    skill = background["arkan_kepzettseg"]
+    linked = r.skills[skill]["tulajdonsag"]
+    char["arkan_hatter"] = {
+        "id": background["id"],
+        "nev": background["name"],
+        "kepzettseg": skill,
+        "kepzettseg_nev": r.skills[skill]["name"],
+        "tulajdonsag": linked,
+        "hatalompont": background.get("hatalompont", 0),
+        "hatalmak": [
+            {
+                "id": p["id"],
+                "nev": p["name"],
+                "rang": p["rang"],
+                "ar": p["ar"],
+                "hatotav": p["hatotav"],
+                "idotartam": p["idotartam"],
+                "hatas": p["hatas"],
+            }
+            for p in chosen
+        ],
+    }
+
+
+ITEM_KEYS = (
+    "sebzes",
+    "pancel_tores",
+    "lotav",
+    "tgy",
+    "pancel",
+    "hely",
+    "haritas",
+    "min_ero",
+    "ketkezes",
+    "eleres",
+    "dobhato",
+    "lovedek_ellen",
+    "talalat",
+    "ujratoltes",
+    "lovesek",
+    "kepzettseg",
+)
 
 
 def _item(entry: dict) -> dict:
     """An item as it stands on the sheet: its name, kind, price and numbers."""
     out = {"id": entry["id"], "nev": entry["name"], "tipus": entry["tipus"], "ar": entry["ar"]}
-    for key in ("sebzes", "pancel_tores", "lotav", "tgy", "pancel", "hely", "haritas"):
+    for key in ITEM_KEYS:
         if key in entry:
             out[key] = entry[key]
+    note = _rules(entry)
+    if note:
+        out["megjegyzes"] = note
     return out
 
 
@@ -724,29 +1153,48 @@ def starting_money(char: dict, ctx: Context) -> int:
     flaws = [ctx.table("hatranyok").get(h["id"]) for h in char.get("hatranyok", ())]
     percent = 100 + _sum_effects(edges + flaws)["penz_szazalek"]
     bought = char.get("hatrany_pontok", {}).get("penz", 0)
-    return max(0, s["kezdo_penz"] * percent // 100) + bought * s["penz_pontonkent"]
+    extra = bought * s["penz_pont_szorzo"] * s["kezdo_penz"]
+    return max(0, s["kezdo_penz"] * percent // 100) + extra
+
+
+def _traits(char: dict, ctx: Context) -> list[dict]:
+    """The table entries of the character's Előnyök and Hátrányok."""
+    edges = ctx.table("elonyok")
+    flaws = ctx.table("hatranyok")
+    return [edges.get(e["id"]) for e in char.get("elonyok", ())] + [
+        flaws.get(h["id"]) for h in char.get("hatranyok", ())
+    ]
+
+
+def _ero_short(item: dict, ero: int, fx: dict[str, int], r: _Rules) -> int:
+    """How many die steps Erő falls short of the item's min. Erő (0 when it is met).
+
+    For armour Erő counts `pancel_ero` steps more (Kövér: one step lower)."""
+    need = item.get("min_ero")
+    if need is None:
+        return 0
+    have = ero + (fx.get("pancel_ero", 0) if item["tipus"] == "pancel" else 0)
+    return max(0, r.index[need] - have)
 
 
 def felszereles(char: dict, ctx: Context) -> None:
     """An era, then shopping with the starting money: weapons, armour, shield, gear."""
     r = rules(ctx)
-    concept = _concept(char, ctx)
-    eras = ctx.table("korszakok")
-    era = ctx.choose("korszak", "korszakok", allowed=[eras.get(k) for k in concept["korszak"]])
-    char["korszak"] = era["id"]
+    era = ctx.table("korszakok").get(char["korszak"])
     money = starting_money(char, ctx)
     char["kezdo_penz"] = money
+    fx = _sum_effects(_traits(char, ctx))
     ero = r.index[char["alaptulajdonsagok"]["ero"]]
     skills = char["kepzettsegek"]
+    items_table = ctx.table("felszereles")
     stock = [
         e
-        for e in ctx.table("felszereles").entries
-        if era["id"] in e["korszak"] and r.index.get(e.get("min_ero", r.ladder[0]), 99) <= ero
+        for e in items_table.entries
+        if era["id"] in e["korszak"] and _ero_short(e, ero, fx, r) <= 0
     ]
     bought: list[dict] = []
     for kind in r.s["bevasarlas"]:
         have = {e["id"] for e in bought}
-        two_handed = any(e.get("ketkezes") and e["tipus"] == "kozelharci" for e in bought)
         torso = any("torzs" in e.get("hely", ()) for e in bought if e["tipus"] == "pancel")
         pool = []
         for e in stock:
@@ -754,11 +1202,12 @@ def felszereles(char: dict, ctx: Context) -> None:
                 continue
             if "kepzettseg" in e and e["kepzettseg"] not in skills:
                 continue
-            if kind == "pajzs" and (two_handed or FIGHTING not in skills):
+            if kind == "pajzs" and FIGHTING not in skills:
                 continue
             if kind == "pancel" and torso and "torzs" in e.get("hely", ()):
                 continue
             pool.append(e)
+        pool = list(ctx.pool(items_table, pool).entries) if pool else pool
         if not pool:
             continue
         weights = [
@@ -768,12 +1217,45 @@ def felszereles(char: dict, ctx: Context) -> None:
             for e in pool
         ]
         entry = _weighted(ctx.rng, pool, weights)
+        ctx.note(entry, items_table)
         bought.append(entry)
         money -= entry["ar"]
         ctx.log(vasarlas=entry["id"], ar=entry["ar"], maradt=money)
+    if ctx.prompter is not None:
+        bought, money = _ask_gear(ctx, char, stock, bought)
     items = _items(ctx)
     char["felszereles"] = [items[e["id"]] for e in bought]
     char["penz"] = money
+
+
+def _ask_gear(ctx: Context, char: dict, stock: list[dict], bought: list[dict]):
+    """--interactive: accept the drawn purchases or keep some and add from the era's
+    shop (what the character can carry and use); the money must cover it."""
+    unit = ctx.table("beallitasok").settings["penznem"]
+    skills = char["kepzettsegek"]
+    shop = [
+        e
+        for e in stock
+        if e not in bought and ("kepzettseg" not in e or e["kepzettseg"] in skills) and ctx.fits(e)
+    ]
+
+    def show(e: dict) -> str:
+        return f"{e['name']} ({e['ar']} {unit})"
+
+    kept = ctx.ask_list("felszereles_lista", bought, shop, show)
+    for n, entry in enumerate(kept):
+        other = _clash(entry, kept[:n])
+        if other is not None:
+            raise ChargenError(f"{entry['name']} and {other['name']} cannot be carried together")
+    cost = sum(e["ar"] for e in kept)
+    if cost > char["kezdo_penz"]:
+        raise ChargenError(
+            f"the gear chosen costs {cost} {unit}, the starting money is {char['kezdo_penz']}"
+        )
+    for entry in kept:
+        if entry not in bought:
+            ctx.note(entry, "felszereles")
+    return kept, char["kezdo_penz"] - cost
 
 
 def derived(char: dict, ctx: Context) -> None:
@@ -787,6 +1269,7 @@ def derived(char: dict, ctx: Context) -> None:
     char["vadkocka"] = r.s["vadkocka"]
     char["sorspont"] = r.s["sorspont_jatekos"] + fx["sorspont"]
     char["sebek_max"] = r.s["sebek_foszereplo"]
+    char["sebbuntetes_max"] = r.s["sebbuntetes_max"]
     char["szivos"] = None
 
 
@@ -812,43 +1295,139 @@ def _set_derived(char, r: _Rules, fx, gear, pace: int, run: int, size: int, natu
 
 
 def nev(char: dict, ctx: Context) -> None:
-    """A Hungarian name, family name first, distinct within the batch."""
-    char["name"], gender = unique_name(ctx)
+    """A Hungarian name, family name first, distinct within the batch (see `_named`)."""
+    gender = ctx.gender()
+    _named(char, ctx, lambda: person_name(ctx)[0])
     char["nem"] = GENDER[gender]
 
 
-def unique_name(ctx: Context) -> tuple[str, str]:
-    """A person's name not used before in this batch; a repeat gets a second given name."""
+# A character's seed has two parts: its low BODY_BITS bits seed everything but the
+# name, the whole seed seeds the name. A name already taken in the batch is drawn
+# again under a new seed with the same low bits: the same character, a new name, and
+# the new seed (recorded as `seed`) regenerates it alone, name included.
+BODY_BITS = 44
+NAME_SEEDS = 2**53 >> BODY_BITS  # seeds stay below 2**53
+NAME_SALT = 0x6E65765F6E6576  # the name stream differs from the body stream of one seed
+
+
+def _body_seed(seed: int) -> int:
+    return seed % (1 << BODY_BITS)
+
+
+def _name_seed(seed: int, attempt: int) -> int:
+    high = (seed >> BODY_BITS) + attempt
+    return _body_seed(seed) + (high % NAME_SEEDS << BODY_BITS)
+
+
+def _named(char: dict, ctx: Context, draw, key: str | None = None) -> None:
+    """Give the character the first name its seeds draw that is free in this batch.
+
+    `key` names a small name space (a beast's epithets): once every try of a member
+    of it found only taken names, the next ones take a number at once."""
+    seed = char["seed"]
+    body = ctx.rng
+    tries = (
+        0 if key is not None and key in ctx.shared.setdefault("nevek_kimerult", set()) else RETRIES
+    )
+    try:
+        for attempt in range(tries + 1):
+            candidate = _name_seed(seed, attempt)
+            ctx.rng = _NameStream(candidate ^ NAME_SALT)
+            name = draw()
+            if _fresh(ctx, name):
+                if attempt:
+                    char["seed"] = candidate
+                break
+        else:  # every seed tried drew a taken name (a tiny name list, a huge batch of beasts)
+            name = _numbered(ctx, name)
+            if key is not None:  # its names are spent: later ones get a number at once
+                ctx.shared["nevek_kimerult"].add(key)
+    finally:
+        ctx.rng = body
+    _remember(ctx, name)
+    char["name"] = name
+
+
+class _NameStream:
+    """The name's own random stream: splitmix64 floats, cheap to seed (a name may be
+    drawn under many seeds before one is free)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & 0xFFFFFFFFFFFFFFFF
+
+    def random(self) -> float:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return ((z ^ (z >> 31)) >> 11) / 9007199254740992.0
+
+
+RETRIES = 48  # new name seeds tried for a name that is taken (then a number is added)
+
+
+def person_name(ctx: Context) -> tuple[str, str]:
+    """A person's name from the character's own stream (Hungarian order for hu); some
+    carry a second given name, as many Hungarians do ("Juhász Ferenc Tamás")."""
     locale = ctx.locale or ctx.system.locale
     family_first = locale.startswith("hu")
+    name, gender = ctx.person_name(family_first=family_first)
+    if family_first and ctx.rng.random() * 100 < ctx.cache["_rules"].s["masodik_utonev_esely"]:
+        from chargen import names
+
+        second = names.picker(locale).given[gender].pick(ctx.rng)
+        if second not in name.split():
+            name = f"{name} {second}"
+    return name, gender
+
+
+def _fresh(ctx: Context, name: str) -> bool:
+    """Whether `name` is still free in this batch."""
+    return name not in ctx.shared.get("nevek", ())
+
+
+def _remember(ctx: Context, name: str) -> None:
+    """Mark `name` as used; the memory is emptied after `egyedi_nevek_max` names, so a
+    batch of a million stays in flat memory."""
     seen = ctx.shared.get("nevek")
     if seen is None:
         seen = ctx.shared["nevek"] = set()
         ctx.shared["nevek_max"] = rules(ctx).s["egyedi_nevek_max"]
-    name, gender = ctx.person_name(family_first=family_first)
-    tries = 0
-    while name in seen:
-        tries += 1
-        extra = ctx.person_name(gender=gender, family_first=True)[0].rsplit(" ", 1)[-1]
-        base = name if tries < 4 else ctx.person_name(gender=gender, family_first=family_first)[0]
-        if extra not in base.split():
-            name = f"{base} {extra}"
-        if tries > 50:
-            break
     if len(seen) >= ctx.shared["nevek_max"]:
         seen.clear()
+        ctx.shared.get("nevek_kimerult", set()).clear()
+        ctx.shared.get("nevek_szam", {}).clear()
     seen.add(name)
-    return name, gender
+
+
+def _numbered(ctx: Context, name: str) -> str:
+    """The last resort when every new seed gave a taken name (a tiny name list):
+    the name with the first free number."""
+    counts = ctx.shared.setdefault("nevek_szam", {})
+    n = counts.get(name, 1) + 1
+    while not _fresh(ctx, f"{name} {n}"):
+        n += 1
+    counts[name] = n
+    return f"{name} {n}"
 
 
 PC_STEPS = [
     Step(
         "koncepcio",
         koncepcio,
-        fields=("koncepcio", "foszereplo"),
+        fields=("koncepcio", "foszereplo", "rang"),
         lists=("koncepciok",),
         label="Koncepció",
         help="The character concept (--template): it weights the random choices.",
+    ),
+    Step(
+        "korszak",
+        korszak,
+        fields=("korszak",),
+        lists=("korszakok",),
+        label="Korszak",
+        help="The era (--korszak) among the concept's: it shapes skills, Előnyök and gear.",
     ),
     Step(
         "hatranyok",
@@ -883,9 +1462,17 @@ PC_STEPS = [
         help="The free Előny of humans and the bought ones (--elony), requirements met.",
     ),
     Step(
+        "hatalmak",
+        hatalmak,
+        fields=("arkan_hatter",),
+        lists=("hatalmak",),
+        label="Hatalmak",
+        help="A Mágikus háttér's arcane skill, Power Points and starting powers.",
+    ),
+    Step(
         "felszereles",
         felszereles,
-        fields=("korszak", "kezdo_penz", "felszereles", "penz"),
+        fields=("kezdo_penz", "felszereles", "penz"),
         lists=("felszereles", "korszakok"),
         label="Felszerelés",
         help="Weapons, armour and gear bought with the starting money.",
@@ -922,6 +1509,7 @@ class _Plan:
         "person",
         "armour",
         "shield",
+        "floors",
     )
 
     def __init__(self, template: dict, ctx: Context, r: _Rules) -> None:
@@ -939,8 +1527,9 @@ class _Plan:
         self.gear = [items[i] for i in template.get("felszereles", ())]
         edges = [ctx.table("elonyok").get(i) for i in template.get("elonyok", ())]
         flaws = [ctx.table("hatranyok").get(i) for i in template.get("hatranyok", ())]
-        self.edges = [{"id": e["id"], "nev": e["name"]} for e in edges]
-        self.flaws = [{"id": e["id"], "nev": e["name"], "sulyossag": e["sulyossag"]} for e in flaws]
+        self.floors = _floors(template, edges, flaws, ctx, r)
+        self.edges = [_edge(e) for e in edges]
+        self.flaws = [_flaw(e) for e in flaws]
         self.special = list(template.get("kulonleges", ()))
         self.fx = _sum_effects([*edges, *flaws, template])
         self.pace = template.get("mozgas", r.s["mozgas"])
@@ -951,6 +1540,29 @@ class _Plan:
         self.spread = template.get("szoras", r.s["mellekszereplo_szoras"])
         self.tough = template.get("szivos")
         self.person = template.get("szemelynev", True)
+
+
+def _floors(template: dict, edges: list[dict], flaws: list[dict], ctx: Context, r: _Rules):
+    """The lowest rung each trait of a varied member may take: what the template's
+    Előnyök require and, for Erő, the min. Erő of its own gear (never above its base)."""
+    attrs, skills = template["alaptulajdonsagok"], template["kepzettsegek"]
+    need = dict.fromkeys((*ATTRS, *skills), 0)
+    for edge in edges:
+        for key, die in {
+            **edge.get("kell_tulajdonsag", {}),
+            **edge.get("kell_kepzettseg", {}),
+        }.items():
+            if key in need:
+                need[key] = max(need[key], r.index[die])
+    fx = _sum_effects(flaws + edges)
+    items = ctx.table("felszereles")
+    for item_id in template.get("felszereles", ()):
+        item = items.get(item_id)
+        if "min_ero" in item:
+            shift = fx["pancel_ero"] if item["tipus"] == "pancel" else 0
+            need["ero"] = max(need["ero"], r.index[item["min_ero"]] - shift)
+    base = [r.index[attrs[a]] for a in ATTRS] + [r.index[skills[k]] for k in skills]
+    return [min(need[k], b) for k, b in zip((*ATTRS, *skills), base, strict=True)]
 
 
 def _plan(ctx: Context, template: dict) -> _Plan:
@@ -973,7 +1585,7 @@ def _stat_block(plan: _Plan, rng: random.Random, r: _Rules, vary: bool) -> dict:
             if roll < chance:
                 step = 1 + int(rng.random() * plan.spread)
                 new = base - step if roll < half else base + step
-                rungs[i] = min(max(new, 0), plan.tops[i])
+                rungs[i] = min(max(new, plan.floors[i]), plan.tops[i])
     block = {
         "alaptulajdonsagok": {a: r.ladder[rungs[i]] for i, a in enumerate(ATTRS)},
         "kepzettsegek": {k: r.ladder[rungs[i + 5]] for i, k in enumerate(plan.skill_keys)},
@@ -1065,9 +1677,53 @@ def npc(char: dict, ctx: Context) -> None:
     """A Mellékszereplő (or with --wild-card a Főszereplő NPC) from a template.
 
     A template's members are precomputed once per batch (see `_variants`); a member
-    costs one template pick, one variant pick and its name.
+    costs one template pick, one variant pick and its name. The name comes from a
+    stream of its own (see `_named`), so a name already used in the batch is drawn
+    again from a new seed that the member records and that regenerates it alone.
     """
+    ctx.rng.seed(_body_seed(char["seed"]))
+    plan = _npc_body(char, ctx)
+    gender = ctx.gender() if plan.person else None
+    _named(char, ctx, lambda: _npc_name(plan, ctx)[0], None if plan.person else plan.id)
+    if gender is not None:
+        char["nem"] = GENDER[gender]
+
+
+def _npc_name(plan: _Plan, ctx: Context) -> tuple[str, str | None]:
+    if plan.person:
+        return person_name(ctx)
+    return beast_name(plan, ctx), None
+
+
+def _npc_eras(ctx: Context):
+    """The eras an NPC of this batch may belong to, as a pool (once per batch): the one
+    --korszak names, else those under which the pinned choices (--template) can hold."""
+    found = ctx.cache.get("_npc_eras")
+    if found is None:
+        table = ctx.table("korszakok")
+        given = ctx.option("korszak")
+        if given:
+            allowed = [ctx._validated("korszak", table, given, list(table.entries), "")]
+        else:
+            open_ = set(ctx.open_values("korszak", table.ids))
+            allowed = [e for e in table.entries if e["id"] in open_]
+        if not allowed:
+            raise ChargenError("no era (korszakok) fits the options given")
+        found = ctx.cache["_npc_eras"] = ctx.pool(table, allowed)
+    return found
+
+
+def _npc_body(char: dict, ctx: Context) -> _Plan:
+    """The member but its name: template, stat block and the fields of its role."""
     wild, squad, tough = _batch(ctx)
+    if squad and "squad" in ctx.shared:
+        era = ctx.shared["squad"][1]["korszak"]
+        ctx.set_fact("korszak", era)
+    elif ctx.prompter is None:
+        era = _npc_eras(ctx).pick(ctx.rng)["id"]
+        ctx.set_fact("korszak", era)
+    else:
+        era = ctx.choose("korszak", "korszakok")["id"]
     if squad:
         shared = ctx.shared.get("squad")
         if shared is None:  # the first member draws the group's card; the rest copy it
@@ -1076,12 +1732,18 @@ def npc(char: dict, ctx: Context) -> None:
             ctx.options["template"] = template["id"]
             member = _member(plan, _variants(plan, ctx, rules(ctx))[0], ctx, wild, tough)
             member["squad"] = f"{template['id']}-{ctx.batch_seed}"
+            member["csoport_vadkocka"] = rules(ctx).s["csoport_vadkocka"]
+            member["korszak"] = era
             member["akciokartya"] = _card(ctx.rng, rules(ctx))
             shared = ctx.shared["squad"] = (plan, member)
         plan, member = shared
     else:
         if ctx.prompter is None and ctx.options.get("template") is None:
-            template = ctx.table("mellekszereplok").pick(ctx.rng)
+            key = ("_templates", era)  # the era's templates, once per batch (no excludes)
+            pool = ctx.cache.get(key)
+            if pool is None:
+                pool = ctx.cache[key] = ctx.pool("mellekszereplok")
+            template = pool.pick(ctx.rng)
         else:
             template = ctx.choose("template", "mellekszereplok")
         key = ("_members", template["id"])
@@ -1094,51 +1756,98 @@ def npc(char: dict, ctx: Context) -> None:
         member = members.get(pick)
         if member is None:
             member = members[pick] = _member(plan, variants[pick], ctx, wild, tough)
+    ctx.set_fact("sablon", plan.id)
     char["template"] = plan.id
     char.update(member)
-    if plan.person:
-        char["name"], gender = unique_name(ctx)
-        char["nem"] = GENDER[gender]
-    else:
-        char["name"] = beast_name(plan, ctx)
+    char["korszak"] = era
+    return plan
 
 
 def beast_name(plan: _Plan, ctx: Context) -> str:
-    """An epithet and the template's name ("Sebhelyes farkas"); a repeat gets a number."""
-    base = f"{ctx.table('jelzok').pick(ctx.rng)['name']} {plan.name.lower()}"
-    counts = ctx.shared.setdefault("jelzok", {})
-    seen = counts.get(base, 0)
-    counts[base] = seen + 1
-    return f"{base} {seen + 1}" if seen else base
+    """An epithet and the template's name ("Sebhelyes farkas"), for some two of them
+    ("Öreg, sebhelyes farkas"), each fitting the creature."""
+    key = ("_jelzok", plan.id)
+    pool = ctx.cache.get(key)
+    if pool is None:  # the epithets whose conditions fit this creature, once per batch
+        pool = ctx.cache[key] = ctx.pool("jelzok")
+    first = pool.pick(ctx.rng)
+    if len(pool) < 2 or ctx.rng.random() * 100 >= rules(ctx).s["jelzo_ket_esely"]:
+        return f"{first['name']} {plan.name.lower()}"
+    second = first
+    while second is first:
+        second = pool.pick(ctx.rng)
+    return f"{first['name']}, {second['name'].lower()} {plan.name.lower()}"
 
 
 # -- sheets -------------------------------------------------------------------------
 
 
-def _gear_rows(char: dict) -> list[list]:
-    ero = char["alaptulajdonsagok"]["ero"]
-    rows = []
-    for item in char.get("felszereles", ()):
-        numbers = []
-        if "sebzes" in item:
-            dmg = item["sebzes"]
-            if dmg.startswith("Erő"):
-                dmg = f"{dmg} ({ero}{dmg[3:]})"
-            numbers.append(f"Sebzés {dmg}")
-        if "pancel_tores" in item:
-            numbers.append(f"PT {item['pancel_tores']}")
-        if "lotav" in item:
-            numbers.append(f"Lőtáv {item['lotav']}")
-        if "tgy" in item:
-            numbers.append(f"TGY {item['tgy']}")
-        if "pancel" in item:
-            numbers.append(f"Páncél +{item['pancel']} ({', '.join(item.get('hely', ()))})")
-        if "haritas" in item:
-            numbers.append(f"Hárítás +{item['haritas']}")
-        if "min_ero" in item:
-            numbers.append(f"min. Erő {item['min_ero']}")
-        rows.append([item["nev"], "; ".join(numbers), item["ar"]])
-    return rows
+PLACES = {"fej": "fej", "torzs": "törzs", "kar": "kar", "lab": "láb"}
+RANKS = {"ujonc": "Újonc", "tapasztalt": "Tapasztalt", "veteran": "Veterán", "hos": "Hős"}
+
+
+def _item_rules(item: dict, char: dict, tables: Tables) -> str:
+    """An item's numbers and rules in one line, in the sheet's words."""
+    ero = char.get("alaptulajdonsagok", {}).get("ero")  # a step alone has no dice
+    out = []
+    if "sebzes" in item:
+        dmg = item["sebzes"]
+        if dmg.startswith("Erő") and ero:
+            dmg = f"{dmg} ({ero}{dmg[3:]})"
+        out.append(f"Sebzés {dmg}")
+    if "pancel_tores" in item:
+        out.append(f"PT {item['pancel_tores']}")
+    if "eleres" in item:
+        out.append(f"Elérés {item['eleres']}")
+    if "lotav" in item:
+        thrown = ", dobható (Atlétika)" if item.get("dobhato") else ""
+        out.append(f"Lőtáv {item['lotav']}{thrown}")
+    if "tgy" in item:
+        out.append(f"TGY {item['tgy']}")
+    if "lovesek" in item:
+        out.append(f"Lövés {item['lovesek']}")
+    if "talalat" in item:
+        out.append(f"+{item['talalat']} a támadásra")
+    if "ujratoltes" in item:
+        out.append(f"Újratöltés {item['ujratoltes']} cselekvés")
+    if "pancel" in item:
+        places = ", ".join(PLACES.get(h, h) for h in item.get("hely", ()))
+        out.append(f"Páncél +{item['pancel']} ({places})")
+    if "lovedek_ellen" in item:
+        out.append(f"+{item['lovedek_ellen']} lövedék ellen")
+    if "haritas" in item:
+        out.append(f"Hárítás +{item['haritas']}")
+    if item.get("ketkezes"):
+        out.append("kétkezes")
+    if "min_ero" in item:
+        out.append(f"min. Erő {item['min_ero']}")
+        short = _short_steps(item, char, tables) if ero else 0
+        if short:
+            what = "Ügyesség és képzettségei" if item["tipus"] == "pancel" else "támadás"
+            out.append(f"Erő alatt: -{short} {what}")
+    if item.get("megjegyzes"):
+        out.append(item["megjegyzes"].rstrip("."))
+    return "; ".join(out)
+
+
+def _short_steps(item: dict, char: dict, tables: Tables) -> int:
+    """Die steps the bearer's Erő falls short of the item's min. Erő (for armour with
+    the `pancel_ero` effects of its Hátrányok and Előnyök: Kövér one step lower)."""
+    rungs = {die: i for i, die in enumerate(ladder(tables["beallitasok"]))}
+    have = rungs.get(char["alaptulajdonsagok"]["ero"], 0)
+    if item["tipus"] == "pancel":
+        for key, table in (("hatranyok", "hatranyok"), ("elonyok", "elonyok")):
+            for own in char.get(key, ()):
+                if own["id"] in tables[table]:
+                    have += (tables[table].get(own["id"]).get("effects") or {}).get("pancel_ero", 0)
+    return max(0, rungs.get(item["min_ero"], 0) - have)
+
+
+def _gear_rows(char: dict, tables: Tables) -> list[list]:
+    return [
+        [item["nev"], _item_rules(item, char, tables), item["ar"]]
+        for item in char.get("felszereles", ())
+    ]
 
 
 def _trait_rows(char: dict) -> list[list]:
@@ -1160,14 +1869,55 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
         ["Mozgás", char["mozgas"]],
         ["Futáskocka", char["futaskocka"]],
         ["Hárítás", char["haritas"]],
-        ["Szívósság", f"{char['szivossag']} ({char['pancel']})"],
-        ["Vadkocka", char["vadkocka"] or "nincs"],
+        ["Szívósság", _toughness(char)],
+        ["Vadkocka", _wild_die(char)],
         ["Sorspont", char["sorspont"]],
         ["Sebek", _wounds(char, tables)],
     ]
+    if char["sebek_max"]:  # one who bears a Seb fights on with its penalty
+        rows.append(["Sebbüntetés", _wound_penalty(tables)])
     if char.get("meret"):
         rows.insert(4, ["Méret", f"{char['meret']:+d}"])
     return rows
+
+
+def _arcane_sections(char: dict) -> list[Section]:
+    """The Mágikus háttér: its skill and die, the Hatalompontok, each power's rules."""
+    arcane = char["arkan_hatter"]
+    die = char.get("kepzettsegek", {}).get(arcane["kepzettseg"], "")
+    rows = [
+        ["Háttér", arcane["nev"]],
+        ["Mágikus képzettség", f"{arcane['kepzettseg_nev']} {die}".strip()],
+        ["Hatalompont", arcane["hatalompont"]],
+    ]
+    powers = [
+        [p["nev"], f"{p['ar']} HP; Hatótáv {p['hatotav']}; {p['idotartam']}. {p['hatas']}"]
+        for p in arcane["hatalmak"]
+    ]
+    return [Section("Mágikus háttér", rows=rows), Section("Hatalmak", rows=powers)]
+
+
+def _toughness(char: dict) -> str:
+    """Szívósság, with the armour in it ("7 (ebből páncél 2)")."""
+    if char.get("pancel"):
+        return f"{char['szivossag']} (ebből páncél {char['pancel']})"
+    return str(char["szivossag"])
+
+
+def _wound_penalty(tables: Tables) -> str:
+    """The document's wound penalty ("Minden Seb -1 Mozgás és -1 minden Jellemzőpróba,
+    legfeljebb -3"), with the pack's cap."""
+    cap = tables["beallitasok"].settings["sebbuntetes_max"]
+    return f"Sebenként -1 minden Jellemzőpróbára és a Mozgásra, legfeljebb -{cap}"
+
+
+def _wild_die(char: dict) -> str:
+    """A Főszereplő's own Vadkocka, a squad's shared one (document, "Csoportdobás")."""
+    if char.get("vadkocka"):
+        return char["vadkocka"]
+    if char.get("csoport_vadkocka"):
+        return f"közös {char['csoport_vadkocka']} (Csoportdobás)"
+    return "nincs"
 
 
 def _wounds(char: dict, tables: Tables) -> str:
@@ -1203,39 +1953,106 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
     pc = char["kind"] == "pc"
     who = "Főszereplő" if char["foszereplo"] else "Mellékszereplő"
     head = [["Név", char["name"]], ["Szerep", who]]
+    era = _name_of(tables["korszakok"], char.get("korszak", ""))
     if pc:
-        era = _name_of(tables["korszakok"], char.get("korszak", ""))
-        head += [["Koncepció", char.get("koncepcio", "")], ["Korszak", era]]
+        rank = RANKS.get(char.get("rang", ""), char.get("rang", ""))
+        head += [["Rang", rank], ["Koncepció", char.get("koncepcio", "")], ["Korszak", era]]
     else:
         head.append(["Sablon", _name_of(tables["mellekszereplok"], char["template"])])
-    sections = [
-        Section(who, rows=head),
-        Section("Alaptulajdonságok", rows=_trait_rows(char)),
-        Section("Képzettségek", text=_skill_text(char, tables)),
-        Section("Származtatott értékek", rows=_derived_rows(char, tables)),
-    ]
-    if char.get("hatranyok"):
-        text = ", ".join(_flaw_label(h) for h in char["hatranyok"])
-        sections.append(Section("Hátrányok", text=text))
-    if char.get("elonyok"):
-        sections.append(Section("Előnyök", text=", ".join(e["nev"] for e in char["elonyok"])))
+        if char.get("korszak"):
+            head.append(["Korszak", era])
+    sections = [Section(who, rows=head)]
+    sections += _traits_part(char, tables) + _skills_part(char, tables)
+    sections.append(Section("Származtatott értékek", rows=_derived_rows(char, tables)))
+    sections += _flaws_part(char, tables) + _edges_part(char, tables)
+    sections += _arcane_part(char, tables)
     if char.get("kulonleges"):
         sections.append(Section("Különleges képességek", text="\n".join(char["kulonleges"])))
-    rows = _gear_rows(char)
-    if rows or pc:
-        sections.append(Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"]))
+    if char.get("felszereles") or pc:
+        sections += _gear_part(char, tables)
     if pc:
-        unit = tables["beallitasok"].settings["penznem"]
-        money = f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})"
-        sections.append(Section("Pénz", text=money))
+        sections += _money_part(char, tables)
     return sections
 
 
-GROUP_RULE = (
-    "Csoportdobás: a csoport egy Jellemzőkockát és egy közös d6 Vadkockát dob, a jobbat "
-    "használja; kritikus balsiker csak mindkettő természetes 1-én. Ettől nem lesznek "
-    "Főszereplők. Közös Akciókártyán cselekszenek."
-)
+def _concept_part(char: dict, tables: Tables) -> list[Section]:
+    rank = RANKS.get(char.get("rang", ""), char.get("rang", ""))
+    return [Section("Koncepció", rows=[["Koncepció", char["koncepcio"]], ["Rang", rank]])]
+
+
+def _era_part(char: dict, tables: Tables) -> list[Section]:
+    era = _name_of(tables["korszakok"], char["korszak"])
+    return [Section("Korszak", rows=[["Korszak", era]])]
+
+
+def _traits_part(char: dict, tables: Tables) -> list[Section]:
+    return [Section("Alaptulajdonságok", rows=_trait_rows(char))]
+
+
+def _skills_part(char: dict, tables: Tables) -> list[Section]:
+    return [Section("Képzettségek", text=_skill_text(char, tables))]
+
+
+def _flaws_part(char: dict, tables: Tables) -> list[Section]:
+    out = []
+    if char.get("hatranyok"):
+        rows = [[_flaw_label(h), h.get("hatas", "")] for h in char["hatranyok"]]
+        out.append(Section("Hátrányok", rows=rows))
+    points = char.get("hatrany_pontok")
+    if points and points.get("osszes"):
+        unit = tables["beallitasok"].settings["penznem"]
+        spent = [
+            ("tulajdonsag", "alaptulajdonság-lépés"),
+            ("elony", "Előny"),
+            ("kepzettseg", "képzettségpont"),
+            ("penz", f"pont pénzre (kétszeres kezdőpénz, {unit})"),
+        ]
+        text = ", ".join(f"{points[k]} {word}" for k, word in spent if points.get(k))
+        out.append(Section("Hátránypontok", text=f"{points['osszes']} pont: {text}"))
+    return out
+
+
+def _edges_part(char: dict, tables: Tables) -> list[Section]:
+    if not char.get("elonyok"):
+        return []
+    return [Section("Előnyök", rows=[[e["nev"], e.get("hatas", "")] for e in char["elonyok"]])]
+
+
+def _arcane_part(char: dict, tables: Tables) -> list[Section]:
+    return _arcane_sections(char) if char.get("arkan_hatter") else []
+
+
+def _gear_part(char: dict, tables: Tables) -> list[Section]:
+    rows = _gear_rows(char, tables)
+    return [Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"])]
+
+
+def _money_part(char: dict, tables: Tables) -> list[Section]:
+    unit = tables["beallitasok"].settings["penznem"]
+    money = f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})"
+    return [Section("Pénz", text=money)]
+
+
+PARTS = [
+    Part(("koncepcio", "rang"), _concept_part),
+    Part(("korszak",), _era_part),
+    Part(("hatranyok", "hatrany_pontok"), _flaws_part),
+    Part(("alaptulajdonsagok",), _traits_part),
+    Part(("kepzettsegek",), _skills_part),
+    Part(("elonyok",), _edges_part),
+    Part(("arkan_hatter",), _arcane_part),
+    Part(("felszereles",), _gear_part),
+    Part(("kezdo_penz", "penz"), _money_part),
+]
+
+
+def group_rule(die: str) -> str:
+    """The document's group roll, "Csoportdobás", with the pack's shared wild die."""
+    return (
+        f"Csoportdobás: a csoport egy Jellemzőkockát és egy közös {die} Vadkockát dob, a "
+        "jobbat használja; kritikus balsiker csak mindkettő természetes 1-én. Ettől nem "
+        "lesznek Főszereplők. Közös Akciókártyán cselekszenek."
+    )
 
 
 def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
@@ -1253,7 +2070,7 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
     ]
     sections = [Section("Mellékszereplők csoportja", rows=head)]
     sections += [s for s in sheet(first, tables)[1:]]
-    sections.append(Section("Csoportdobás", text=GROUP_RULE))
+    sections.append(Section("Csoportdobás", text=group_rule(first["csoport_vadkocka"])))
     sections.append(Section("Tagok", rows=[[i, c["name"]] for i, c in enumerate(chars, 1)]))
     return sections
 
@@ -1270,17 +2087,34 @@ SYSTEM = System(
     description="Főszereplők és Mellékszereplők: Vadkocka, Sorspont, Sebek, Szívósság, Hárítás.",
     specs=SPECS,
     effect_keys=frozenset(EFFECTS),
+    facts={
+        "koncepcio": "koncepciok",
+        "korszak": "korszakok",
+        "sablon": "mellekszereplok",
+        "arkan_hatter": "elonyok",
+    },
     labels=LABELS,
     pc=PC_STEPS,
     npc=npc,
     pc_options=[
-        Option("template", table="koncepciok", help="The character concept (koncepciok.toml)."),
+        Option(
+            "template",
+            table="koncepciok",
+            fact="koncepcio",
+            help="The character concept (koncepciok.toml).",
+        ),
         Option("hatrany", table="hatranyok", multiple=True, help="A Hátrány (repeatable)."),
         Option("elony", table="elonyok", multiple=True, help="An Előny (repeatable)."),
         Option("korszak", table="korszakok", help="The era the character shops in."),
     ],
     npc_options=[
-        Option("template", table="mellekszereplok", help="The template (mellekszereplok.toml)."),
+        Option(
+            "template",
+            table="mellekszereplok",
+            fact="sablon",
+            help="The template (mellekszereplok.toml).",
+        ),
+        Option("korszak", table="korszakok", help="The era of the batch (korszakok.toml)."),
         Option(
             "tough",
             table="szivos_fokozatok",
@@ -1294,6 +2128,7 @@ SYSTEM = System(
         ),
     ],
     sheet=sheet,
+    parts=PARTS,
     labels_table="cimkek",
     batch_sheet=batch_sheet,
     check=check_pack,
