@@ -12,6 +12,7 @@ $c karma npc -n 8 --seed 2 > karma_npc_roster.txt
 $c karma npc -n 5 --seed 3 -f jsonl | jq -c '{name, template, karma, karma_typ, mening}' > karma_npc_jq.txt
 $c karma npc --template rovare -n 6 --seed 4 -f jsonl | jq -r '[.name, .egenskaper.stridsvan, .bakgrunder[0].tarningar] | @tsv' > karma_rovare.tsv
 $c karma pc --tables my-pack --seed 3 > karma_pc_my_pack.txt
+$c karma npc --band -n 6 --seed 21 > karma_npc_band.txt
 
 # matinee
 $c matinee pc --seed 1 > matinee_pc_seed1.txt
@@ -28,6 +29,8 @@ $c spelsystemet pc --seed 1 > spelsystemet_pc_seed1.txt
 $c spelsystemet pc --seed 1 -f json > spelsystemet_pc_seed1.json
 $c spelsystemet npc -n 8 --seed 2 > spelsystemet_npc_roster.txt
 $c spelsystemet npc --template soldat --genre framtid --seed 4 -f markdown > spelsystemet_npc_soldat_framtid.md
+$c spelsystemet pc --yrke munk --art alv --seed 3 > spelsystemet_pc_alvmunk.txt
+$c spelsystemet pc --yrke riddare --seed 1 > spelsystemet_pc_riddare.txt
 
 # lef
 $c lef pc --seed 1 > lef_pc.txt

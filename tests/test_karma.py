@@ -7,6 +7,7 @@ import json
 import pytest
 from conftest import assert_usage_error, make, run
 
+from chargen.conditions import resolve_text
 from chargen.systems import load
 from chargen.systems.karma import EGENSKAPER
 
@@ -14,6 +15,11 @@ SYSTEM = load("karma")
 TABLES = SYSTEM.tables()
 RULES = TABLES["regler"].settings
 SEEDS = 300
+PRONOUNS = SYSTEM.pronoun_set()
+
+
+def text(value, gender: str) -> str:
+    return resolve_text(value, gender, PRONOUNS)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +52,7 @@ def test_extra_dice_budget_is_spent_exactly(pcs):
     base, budget = RULES["grundvarde"], RULES["extra_tarningar"]
     for char in pcs:
         assert sum(char["egenskaper"].values()) == 7 * base + budget
-        placed = char["historik"][0]["extra_tarningar"]
+        [placed] = [e["extra_tarningar"] for e in char["historik"] if "extra_tarningar" in e]
         assert len(placed) == budget
         for key in EGENSKAPER:
             assert char["egenskaper"][key] == base + placed.count(key)
@@ -65,7 +71,7 @@ def test_bakgrunder_one_or_more_each_with_2_to_5_dice(pcs):
         assert len({b["id"] for b in backgrounds}) == len(backgrounds)
         for b in backgrounds:
             assert b["id"] in ids
-            assert b["namn"] == TABLES["bakgrunder"].get(b["id"])["name"]
+            assert b["namn"] == text(TABLES["bakgrunder"].get(b["id"])["name"], char["kon"])
             assert 2 <= b["tarningar"] <= 5
 
 
@@ -79,7 +85,7 @@ def test_sardrag_are_a_separate_list_of_known_traits(pcs):
         assert len({s["id"] for s in char["sardrag"]}) == len(char["sardrag"])
         for trait in char["sardrag"]:
             assert trait["typ"] in ("fordel", "nackdel", "neutral")
-            assert trait["namn"] == TABLES["sardrag"].get(trait["id"])["name"]
+            assert trait["namn"] == text(TABLES["sardrag"].get(trait["id"])["name"], char["kon"])
 
 
 def test_karma_hand_defaults_to_the_rules_and_follows_the_option(pcs):
@@ -88,11 +94,12 @@ def test_karma_hand_defaults_to_the_rules_and_follows_the_option(pcs):
 
 
 def test_sentence_is_a_vice_men_pronoun_virtue(pcs):
-    vices = {e["result"] for e in TABLES["laster"].entries}
-    virtues = {e["result"] for e in TABLES["dygder"].entries}
-    assert len(vices) >= 40 and len(virtues) >= 40
+    vices = {e["id"]: e["result"] for e in TABLES["laster"].entries}
+    virtues = {e["id"]: e["result"] for e in TABLES["dygder"].entries}
+    assert len(vices) >= 50 and len(virtues) >= 50
     for char in pcs:
-        assert char["last"] in vices and char["dygd"] in virtues
+        assert char["last"] == text(vices[char["last_id"]], char["kon"])
+        assert char["dygd"] == text(virtues[char["dygd_id"]], char["kon"])
         pronoun = {"male": "han", "female": "hon"}[char["kon"]]
         first = char["name"].split()[0]
         assert char["mening"] == f"{first} {char['last']} men {pronoun} {char['dygd']}"
@@ -116,6 +123,7 @@ def test_npc_templates_at_least_ten_some_with_karma():
     templates = TABLES["mallar"].entries
     assert len(templates) >= 10
     assert any(t["karma"] != "0" for t in templates) and any(t["karma"] == "0" for t in templates)
+    assert all(t["karma"] == "0" for t in templates if t["karma_typ"] == "ingen")
     assert {t["karma_typ"] for t in templates} == {"ingen", "egen", "grupp"}
 
 
@@ -124,7 +132,11 @@ def test_npcs_stay_within_their_template(template):
     from chargen.tables import parse_range
 
     spec = TABLES["mallar"].get(template)
-    for char in make("karma", "npc", count=60, seed=3, options={"template": template}):
+    chars = make("karma", "npc", count=60, seed=3, options={"template": template})
+    if "when" in spec:  # a template for one gender (Häxa, Abbedissa) makes only that gender
+        assert {c["kon"] for c in chars} == {spec["when"]["gender"]}
+    for char in chars:
+        assert char["mall_namn"] == text(spec["name"], char["kon"])
         assert char["template"] == template and char["kind"] == "npc"
         for key in EGENSKAPER:
             low, high = parse_range(spec["egenskaper"][key])
@@ -138,8 +150,12 @@ def test_npcs_stay_within_their_template(template):
         assert len(char["sardrag"]) == spec["sardrag"]
 
 
-def test_npc_karma_option_overrides_the_template(npcs):
-    assert all(c["karma"] == 9 for c in make("karma", "npc", count=30, options={"karma": 9}))
+def test_npc_karma_option_overrides_the_template_that_has_karma(npcs):
+    batch = make("karma", "npc", count=200, options={"karma": 9})
+    for char in batch:
+        kind = TABLES["mallar"].get(char["template"])["karma_typ"]
+        assert char["karma"] == (0 if kind == "ingen" else 9), char["template"]
+    assert {c["karma"] for c in batch} == {0, 9}
     assert len({c["template"] for c in npcs}) >= 10
 
 
@@ -181,6 +197,10 @@ def test_cli_bad_choices_exit_2_listing_valid_ones():
     assert_usage_error(run("karma", "pc", "--bakgrund", "astronaut"), "astronaut", "jagare", "munk")
     assert_usage_error(run("karma", "npc", "--template", "drake"), "drake", "stadsvakt")
     assert_usage_error(run("karma", "pc", "--karma", "-1"), "--karma")
+    # a template without karma refuses --karma, with the reason
+    assert_usage_error(
+        run("karma", "npc", "--template", "bonde", "--karma", "3"), "bonde", "has no karma"
+    )
 
 
 def test_cli_choice_values_are_case_and_hyphen_insensitive():
@@ -192,9 +212,9 @@ def test_cli_choice_values_are_case_and_hyphen_insensitive():
 
 
 def test_interactive_asks_for_bakgrund_and_takes_the_answer():
-    result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="munk,1\n")
+    result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="munk,1\n\n")
     assert result.exit_code == 0, result.stderr
-    assert "Munk:" in result.stderr  # the options are shown, on stderr
+    assert "Munk" in result.stderr  # the options are shown, on stderr
     char = json.loads(result.stdout)
     assert [b["id"] for b in char["bakgrunder"]] == ["munk", "jagare"]
     picked = [e for e in char["historik"] if e.get("choice") == "bakgrund"]
@@ -202,12 +222,12 @@ def test_interactive_asks_for_bakgrund_and_takes_the_answer():
 
 
 def test_interactive_player_picks_one_or_two_bakgrunder_whatever_the_roll():
-    for answer, expected in (("3\n", ["rovare"]), ("3,1\n", ["rovare", "jagare"])):
+    for answer, expected in (("3\n\n", ["rovare"]), ("3,1\n\n", ["rovare", "jagare"])):
         result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answer)
         assert result.exit_code == 0, result.stderr
         assert "Välj 1 till 2 Bakgrund" in result.stderr
         assert [b["id"] for b in json.loads(result.stdout)["bakgrunder"]] == expected
-    too_many = run("karma", "pc", "--interactive", "-f", "jsonl", input="1,2,3\n1\n")
+    too_many = run("karma", "pc", "--interactive", "-f", "jsonl", input="1,2,3\n1\n\n")
     assert "är inget av alternativen ovan" in too_many.stderr
     assert len(json.loads(too_many.stdout)["bakgrunder"]) == 1
 
@@ -216,4 +236,18 @@ def test_list_shows_every_bakgrund():
     result = run("karma", "bakgrunder", "--list")
     assert result.exit_code == 0
     for entry in TABLES["bakgrunder"].entries:
-        assert entry["name"] in result.stdout
+        names = entry["name"].values() if isinstance(entry["name"], dict) else [entry["name"]]
+        assert all(name in result.stdout for name in names)
+
+
+def test_interactive_asks_for_the_karma_hand():
+    result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="\n7\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Karma (0–100" in result.stderr
+    char = json.loads(result.stdout)
+    assert char["karma"] == 7
+    assert {"ask": "karma", "value": 7, "by": "prompt"}.items() <= next(
+        e for e in char["historik"] if e.get("ask") == "karma"
+    ).items()
+    empty = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input="\n\n")
+    assert json.loads(empty.stdout)["karma"] == RULES["karma"]  # the campaign's default

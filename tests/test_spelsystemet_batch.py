@@ -218,9 +218,8 @@ def _template_step(char: dict, ctx: Context) -> None:
 
 
 STEPWISE = [
-    ss.PC_STEPS[0],
     Step("mall", _template_step, command=False),
-    *ss.PC_STEPS[1:],
+    *ss.PC_STEPS,  # genre, art, namn (of the species and genre), ...
 ]
 
 
@@ -274,7 +273,8 @@ def test_batch_plans_follow_the_pack_in_use(tmp_path):
     for char in generate(SYSTEM, tables, "npc", {}, 60, 8):
         unarmed = char["vapen"][0]
         assert unarmed["id"] == "obevapnad" and unarmed["skada"] == "Grund+1"
-        assert unarmed["faktisk_skada"] == ladder[ladder.index(char["grundskada"]) + 1]
+        steps = 1 + unarmed.get("stridskonst_steg", 0)  # a martial artist: one step more
+        assert unarmed["faktisk_skada"] == ladder[ladder.index(char["grundskada"]) + steps]
     for char in make("spelsystemet", "npc", count=60, seed=8):
         assert char["vapen"][0]["skada"] == "Grund-3*"
 

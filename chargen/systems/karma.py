@@ -3,20 +3,27 @@
 The document fixes seven Egenskaper of 2-7 dice each, Särdrag on a list of
 their own, one or more Bakgrunder with dice, a hand of karma dice whose size
 the campaign decides, and one sentence per character with a vice and a virtue
-("Desmond super som ett svin men han håller sitt ord"). Everything else (the
-budget of extra dice, how many Bakgrunder, the tables) is chargen's reading,
-kept in tables/karma/regler.toml.
+("Desmond super som ett svin men han håller sitt ord"); some important enemies
+have karma of their own, "antingen per person eller gemensamt i gruppen".
+Everything else (the budget of extra dice and how a Bakgrund steers it, how many
+Bakgrunder, the tables, the names) is chargen's reading, kept in tables/karma/.
+
+Coherence lives in the tables, through the engine's conditions: a virtue names
+the kinds of vice it cannot stand beside (`excludes`), two Särdrag that cannot
+share a body exclude each other, a template or Bakgrund is gendered
+(`{ male = "Hovman", female = "Hovdam" }`) or drawn only for one gender (`when`).
 """
 
 from __future__ import annotations
 
 from chargen.dice import parse
+from chargen.errors import ChargenError, Problem
 from chargen.labels import builtin_labels
-from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Spec, Tables, parse_range
+from chargen.names import NAME_SPEC
+from chargen.procedure import Column, Context, Option, Section, Step, System
+from chargen.tables import Spec, Tables, key_line, parse_range
 
 EGENSKAPER = ("stark", "talig", "smidig", "uppmarksam", "overtygande", "stridsvan", "traffsaker")
-PRONOUN = {"male": "han", "female": "hon"}
 
 SPECS = {
     "regler": Spec(
@@ -29,13 +36,21 @@ SPECS = {
             "bakgrund_tarningar": "dice[0..20]!",
             "antal_sardrag": "dice[0..10]!",
             "karma": "int[0..100]!",
+            "bakgrund_vikt": "num[1..100]!",
+            "karma_hogst": "int[1..100]!",
+            "mening": "str!",
+            "namntabell": "table!",
         },
         order=(("grundvarde", "tak"),),
     ),
-    "bakgrunder": Spec("definitions"),
+    "bakgrunder": Spec(
+        "definitions",
+        fields={"egenskaper": "list[str]"},
+    ),
     "sardrag": Spec("definitions", fields={"typ": "one:fordel|nackdel|neutral!"}),
     "laster": Spec("roll"),
     "dygder": Spec("roll"),
+    "lastertyper": Spec("definitions"),
     "mallar": Spec(
         "definitions",
         fields={
@@ -45,43 +60,80 @@ SPECS = {
             "karma": "re:^\\d{1,2}(-\\d{1,2})?$!",
             "karma_typ": "one:ingen|egen|grupp!",
             "sardrag": "int[0..20]!",
+            "foljare": "list[id:mallar]",
         },
     ),
+    "namn_*": NAME_SPEC,
 }
 
 # Display words live in tables/karma/etiketter.toml (chargen.labels).
 LABELS = builtin_labels("karma")
+SARDRAG_TYP = {"fordel": "fördel", "nackdel": "nackdel", "neutral": "neutral"}
+KARMA_TYP = {"egen": "egen", "grupp": "gemensam i gruppen"}
+
+
+def karmatarningar(count: int) -> str:
+    """ "1 karmatärning", "3 karmatärningar"."""
+    return f"{count} karmatärning" + ("" if count == 1 else "ar")
+
+
+def _first_name(name: str) -> str:
+    return name.split()[0]
 
 
 def _name(char: dict, ctx: Context) -> None:
-    char["name"], char["kon"] = ctx.person_name()
+    """A name of the Bakgrunder's medieval Nordic world; Faker's modern names with --locale."""
+    if ctx.locale:
+        char["name"], char["kon"] = ctx.person_name()
+    else:
+        char["name"], char["kon"] = ctx.authored_name(ctx.setting("regler", "namntabell"))
+
+
+def _favoured(char: dict, ctx: Context) -> set[str]:
+    table = ctx.table("bakgrunder")
+    return {e for b in char.get("bakgrunder", ()) for e in table.get(b["id"]).get("egenskaper", ())}
 
 
 def egenskaper(char: dict, ctx: Context) -> None:
-    """Every Egenskap starts at grundvärdet; the extra dice land one at a time."""
+    """Every Egenskap starts at grundvärdet; the extra dice land one at a time, on an
+    Egenskap the character's Bakgrunder favour `bakgrund_vikt` times as often."""
     rules = ctx.table("regler")
     base, cap, budget = (
         rules.setting("grundvarde"),
         rules.setting("tak"),
         rules.setting("extra_tarningar"),
     )
+    weight = rules.setting("bakgrund_vikt")
+    favoured = _favoured(char, ctx)
     values = dict.fromkeys(EGENSKAPER, base)
     placed = []
     for _ in range(budget):
         open_ = [e for e in EGENSKAPER if values[e] < cap]
         if not open_:
             break
-        chosen = open_[int(ctx.rng.random() * len(open_))]
+        weights = [weight if e in favoured else 1 for e in open_]
+        point = ctx.rng.random() * sum(weights)
+        chosen = open_[-1]
+        for e, w in zip(open_, weights, strict=True):
+            if point < w:
+                chosen = e
+                break
+            point -= w
         values[chosen] += 1
         placed.append(chosen)
     char["egenskaper"] = values
-    ctx.log(grundvarde=base, tak=cap, extra_tarningar=placed)
+    ctx.log(grundvarde=base, tak=cap, gynnade=sorted(favoured), extra_tarningar=placed)
+
+
+def _sardrag_rows(entries: list[dict], ctx: Context) -> list[dict]:
+    return [{"id": e["id"], "namn": ctx.text(e["name"]), "typ": e["typ"]} for e in entries]
 
 
 def sardrag(char: dict, ctx: Context) -> None:
+    """Physical Särdrag, all different, none beside one it excludes."""
     count = ctx.roll(ctx.setting("regler", "antal_sardrag"), "antal Särdrag").total
-    drawn = ctx.table("sardrag").draw(ctx.rng, count)
-    char["sardrag"] = [{"id": e["id"], "namn": e["name"], "typ": e["typ"]} for e in drawn]
+    drawn = ctx.draw("sardrag", count)
+    char["sardrag"] = _sardrag_rows(drawn, ctx)
     ctx.log(sardrag=[e["id"] for e in drawn])
 
 
@@ -93,38 +145,83 @@ def bakgrunder(char: dict, ctx: Context) -> None:
     count = len(given) or ctx.roll(how_many, "antal Bakgrunder").total
     span = (parse(how_many).minimum, parse(how_many).maximum)  # what a player may pick
     chosen = ctx.choose_many("bakgrund", "bakgrunder", count, span=span)
-    char["bakgrunder"] = [
-        {"id": e["id"], "namn": e["name"], "tarningar": ctx.roll(dice, e["name"]).total}
-        for e in chosen
-    ]
+    rows = []
+    for entry in chosen:
+        name = ctx.text(entry["name"])
+        rows.append({"id": entry["id"], "namn": name, "tarningar": ctx.roll(dice, name).total})
+    char["bakgrunder"] = rows
 
 
 def karma(char: dict, ctx: Context) -> None:
-    char["karma"] = ctx.option("karma", ctx.setting("regler", "karma"))
-    ctx.log(karma=char["karma"], by="option" if ctx.option("karma") is not None else "regler")
+    """The hand of karma dice: --karma N, the prompt, or the campaign's default."""
+    default = ctx.setting("regler", "karma")
+    high = ctx.setting("regler", "karma_hogst")
+    ask = getattr(ctx, "ask_number", None)
+    if ask is not None:
+        char["karma"] = ask("karma", 0, high, default)
+    else:  # an engine without prompts for numbers: the option or the default
+        char["karma"] = ctx.option("karma", default)
+        ctx.log(karma=char["karma"], by="option" if ctx.option("karma") is not None else "regler")
+
+
+def _sentence(char: dict, ctx: Context, template: dict | None = None) -> None:
+    """The vice-and-virtue sentence (regler.toml `mening`: "{namn} {last} men {han} {dygd}"):
+    the virtue drawn among those that do not exclude the vice.
+
+    A player character rolls through ctx.roll_table (the historik records both rows); an
+    NPC draws from pools kept per batch: the vices that fit the gender, and the virtues
+    that fit beside a vice, its template and the gender (what ctx.pool gives then)."""
+    if template is None:
+        vice = ctx.roll_table("laster")[0]
+        virtue = ctx.roll_table("dygder")[0]
+    else:
+        vice = ctx.pool("laster").pick(ctx.rng)
+        if ctx.fits(vice):
+            ctx.note(vice, "laster")
+        else:  # something drawn before excludes it: the engine's own draw
+            vice = ctx.pick("laster")
+        key = ("dygder", template["id"], vice.get("id") or vice.get("result"), ctx.gender())
+        virtues = ctx.cache.get(key)
+        if virtues is None:
+            virtues = ctx.cache[key] = ctx.pool("dygder")
+        if not virtues:
+            raise ctx._none_fit(ctx.table("dygder"))
+        virtue = virtues.pick(ctx.rng)
+        ctx.note(virtue, "dygder")
+    char["last"] = ctx.text(vice["result"])
+    char["dygd"] = ctx.text(virtue["result"])
+    char["last_id"], char["dygd_id"] = vice.get("id"), virtue.get("id")
+    char["mening"] = ctx.text(
+        ctx.setting("regler", "mening"),
+        namn=_first_name(char["name"]),
+        last=char["last"],
+        dygd=char["dygd"],
+    )
 
 
 def mening(char: dict, ctx: Context) -> None:
-    """The vice-and-virtue sentence: "<förnamn> <last> men <han/hon> <dygd>"."""
-    vice = ctx.roll_table("laster")[0]["result"]
-    virtue = ctx.roll_table("dygder")[0]["result"]
-    char["last"], char["dygd"] = vice, virtue
-    char["mening"] = sentence(char["name"], char["kon"], vice, virtue)
-
-
-def sentence(name: str, gender: str, vice: str, virtue: str) -> str:
-    return f"{name.split()[0]} {vice} men {PRONOUN[gender]} {virtue}"
+    """The one sentence every player writes about the character."""
+    _sentence(char, ctx)
 
 
 PC_STEPS = [
     Step("namn", _name, fields=("name", "kon"), command=False),
+    Step(
+        "bakgrunder",
+        bakgrunder,
+        fields=("bakgrunder",),
+        lists=("bakgrunder",),
+        label="Bakgrunder",
+        help="One or more Bakgrunder (--bakgrund), each with its dice.",
+    ),
     Step(
         "egenskaper",
         egenskaper,
         fields=("egenskaper",),
         lists=("regler",),
         label="Egenskaper",
-        help="The seven Egenskaper: each starts at 2, extra dice spread up to 7.",
+        help="The seven Egenskaper: each starts at 2, extra dice spread up to 7, "
+        "more often on those the Bakgrunder favour.",
     ),
     Step(
         "sardrag",
@@ -133,14 +230,6 @@ PC_STEPS = [
         lists=("sardrag",),
         label="Särdrag",
         help="Physical Särdrag, on their own list.",
-    ),
-    Step(
-        "bakgrunder",
-        bakgrunder,
-        fields=("bakgrunder",),
-        lists=("bakgrunder",),
-        label="Bakgrunder",
-        help="One or more Bakgrunder (--bakgrund), each with its dice.",
     ),
     Step(
         "karma",
@@ -161,71 +250,254 @@ PC_STEPS = [
 ]
 
 
-def npc(char: dict, ctx: Context) -> None:
-    """An NPC from a template: its ranges rolled evenly, its karma its own or its group's."""
-    template = ctx.choose("template", "mallar")
-    plan = ctx.cache.get(template["id"])
-    if plan is None:  # parse the template once per batch, not once per NPC
+# -- NPCs --------------------------------------------------------------------------------
+
+
+def _plan(ctx: Context, template: dict) -> tuple:
+    """A template's ranges, parsed once per batch."""
+    plan = ctx.cache.get(("mall", template["id"]))
+    if plan is None:
         ranges = [(e, parse_range(template["egenskaper"][e])) for e in EGENSKAPER]
-        backgrounds = [(b, ctx.table("bakgrunder").get(b)["name"]) for b in template["bakgrunder"]]
-        plan = ctx.cache[template["id"]] = (
+        plan = ctx.cache[("mall", template["id"])] = (
             ranges,
-            backgrounds,
+            [ctx.table("bakgrunder").get(b) for b in template["bakgrunder"]],
             parse_range(template["bakgrund_tarningar"]),
             parse_range(template["karma"]),
         )
-    ranges, backgrounds, dice_range, karma_range = plan
+    return plan
+
+
+def _between(rand, low: int, high: int) -> int:
+    return low + int(rand() * (high - low + 1))
+
+
+def _karma_typ(template: dict) -> str:
+    return template.get("karma_typ", "ingen")
+
+
+def _batch_checks(ctx: Context) -> None:
+    """What a batch's options ask of its templates, checked once."""
+    if ctx.cache.get("checked"):
+        return
+    ctx.cache["checked"] = True
+    given = ctx.options.get("template")
+    if given and ctx.option("karma") is not None and not ctx.option("band"):
+        template = ctx.table("mallar").get(str(given).strip().lower().replace("-", "_"))
+        if _karma_typ(template) == "ingen":
+            raise ChargenError(
+                f"--karma: the template '{template['id']}' has no karma (karma_typ = ingen); "
+                "only important enemies have karma of their own or their group's "
+                "(templates with karma: "
+                + ", ".join(
+                    e["id"] for e in ctx.table("mallar").entries if _karma_typ(e) != "ingen"
+                )
+                + ")"
+            )
+    if ctx.option("band") and ctx.count < 2:
+        raise ChargenError(
+            "--band needs -n 2 or more: a band is a leader and the followers who share "
+            "the leader's karma"
+        )
+
+
+def _band_leader(ctx: Context) -> tuple[dict, int, str]:
+    """The band's leader template, its shared karma pool and the band's id (once a batch)."""
+    found = ctx.shared.get("band")
+    if found is None:
+        leaders = [e for e in ctx.table("mallar").entries if _karma_typ(e) == "grupp"]
+        template = ctx.choose(
+            "template",
+            "mallar",
+            allowed=leaders,
+            why="--band: the band's leader must be a template whose karma the group shares "
+            "(karma_typ = grupp)",
+        )
+        low, high = _plan(ctx, template)[3]
+        pool = ctx.option("karma")
+        if pool is None:
+            pool = _between(ctx.rng.random, low, high)
+        found = ctx.shared["band"] = (template, pool, f"{template['id']}-{ctx.batch_seed}")
+    return found
+
+
+def npc(char: dict, ctx: Context) -> None:
+    """An NPC from a template: its ranges rolled evenly, its karma its own or its group's.
+
+    With --band the batch is one band: the first is its leader (a template with
+    karma_typ = grupp), the rest its followers (the leader's `foljare`), and the band
+    shares one declared karma pool, the leader's.
+    """
+    _batch_checks(ctx)
+    band = None
+    if ctx.option("band"):
+        leader, pool, band_id = _band_leader(ctx)
+        if ctx.index == 0:
+            template = leader
+            ctx.note(template, "mallar")
+        else:
+            followers = [ctx.table("mallar").get(f) for f in leader.get("foljare", ())]
+            if not followers:
+                raise ChargenError(f"mallar.toml: '{leader['id']}' leads a band but has no foljare")
+            template = ctx.pick("mallar", among=followers)
+        band = (leader, pool, band_id)
+    else:
+        template = ctx.choose("template", "mallar")
+    ranges, backgrounds, dice_range, karma_range = _plan(ctx, template)
     rand = ctx.rng.random
     char["template"] = template["id"]
-    char["name"], char["kon"] = ctx.person_name()
-    char["egenskaper"] = {e: lo + int(rand() * (hi - lo + 1)) for e, (lo, hi) in ranges}
+    if ctx.locale:
+        char["name"], char["kon"] = ctx.person_name()
+    else:
+        char["name"], char["kon"] = ctx.authored_name(ctx.setting("regler", "namntabell"))
+    char["mall_namn"] = ctx.text(template["name"])
+    char["egenskaper"] = {e: _between(rand, lo, hi) for e, (lo, hi) in ranges}
     lo, hi = dice_range
     char["bakgrunder"] = [
-        {"id": b, "namn": n, "tarningar": lo + int(rand() * (hi - lo + 1))} for b, n in backgrounds
+        {"id": b["id"], "namn": ctx.text(b["name"]), "tarningar": _between(rand, lo, hi)}
+        for b in backgrounds
     ]
+    _sentence(char, ctx, template)  # before the Särdrag: their exclusions concern only them
     count = template["sardrag"]
-    drawn = ctx.table("sardrag").draw(ctx.rng, count) if count else []
-    char["sardrag"] = [{"id": e["id"], "namn": e["name"], "typ": e["typ"]} for e in drawn]
-    forced = ctx.option("karma")
-    if forced is None:
-        lo, hi = karma_range
-        forced = lo + int(rand() * (hi - lo + 1))
-    char["karma"] = forced
-    char["karma_typ"] = template["karma_typ"]
-    vice = ctx.table("laster").pick(ctx.rng)["result"]
-    virtue = ctx.table("dygder").pick(ctx.rng)["result"]
-    char["last"], char["dygd"] = vice, virtue
-    char["mening"] = sentence(char["name"], char["kon"], vice, virtue)
+    char["sardrag"] = _sardrag_rows(ctx.draw("sardrag", count), ctx) if count else []
+    kind = _karma_typ(template)
+    if band is not None:
+        leader, pool, band_id = band
+        char["band"] = band_id
+        char["bandkarma"] = pool
+        char["karma_typ"] = "grupp"
+        char["karma"] = pool if ctx.index == 0 else 0
+    elif kind == "ingen":
+        char["karma_typ"] = kind
+        char["karma"] = 0  # no karma, --karma or not
+    else:
+        char["karma_typ"] = kind
+        forced = ctx.option("karma")
+        char["karma"] = forced if forced is not None else _between(rand, *karma_range)
+    for key in ("last", "dygd", "last_id", "dygd_id", "mening"):
+        char[key] = char.pop(key)  # the sentence last in the JSON, as on the sheet
+
+
+# -- the sheet ---------------------------------------------------------------------------
+
+
+def _karma_line(char: dict) -> str | None:
+    """How a character's karma reads on the sheet; None for one without karma."""
+    if char.get("band"):
+        return f"{karmatarningar(char['bandkarma'])}, gemensamma för bandet"
+    kind = char.get("karma_typ")
+    if kind == "ingen" or (kind is None and char["kind"] == "npc"):
+        return None
+    text = karmatarningar(char["karma"])
+    if kind in KARMA_TYP and char["kind"] == "npc":
+        text += f" ({KARMA_TYP[kind]})"
+    return text
 
 
 def sheet(char: dict, tables: Tables) -> list[Section]:
     eg = char["egenskaper"]
-    head = [["Namn", char["name"]], ["Karma", f"{char['karma']} karmatärningar"]]
+    head = [["Namn", char["name"]]]
     if char.get("template"):
-        head.insert(1, ["Mall", char["template"]])
-        head.append(["Karmans slag", char.get("karma_typ", "")])
+        head.append(["Mall", char.get("mall_namn") or char["template"]])
+    line = _karma_line(char)
+    if line is not None:
+        head.append(["Karma", line])
     sections = [
-        Section("Rollperson" if char["kind"] == "pc" else "Bifigur", rows=head),
+        Section("Rollperson" if char["kind"] == "pc" else "Spelledarperson", rows=head),
         Section("Egenskaper", rows=[[LABELS[e], f"{eg[e]}T6"] for e in EGENSKAPER]),
         Section(
             "Bakgrunder", rows=[[b["namn"], f"{b['tarningar']}T6"] for b in char["bakgrunder"]]
         ),
         Section(
             "Särdrag",
-            text=", ".join(f"{s['namn']} ({s['typ']})" for s in char["sardrag"]) or "Inga",
+            text=", ".join(f"{s['namn']} ({SARDRAG_TYP[s['typ']]})" for s in char["sardrag"])
+            or "Inga",
         ),
         Section("Last och dygd", text=char["mening"] + "."),
+    ]
+    rules = ROLL_RULE if line is None else ROLL_RULE + "\n" + KARMA_RULE
+    sections.append(Section("Slag", text=rules))
+    return sections
+
+
+ROLL_RULE = (
+    "4-6 är Lyckade och ligger kvar, 1-3 Slängs; för varje slängd 1:a kasseras en tärning "
+    "från Kontroll."
+)
+KARMA_RULE = (
+    "Karma: högst lika många karmatärningar som Egenskapens eller Bakgrundens tärningar "
+    "läggs i handen före slaget; misslyckas slaget får man tillbaka dem."
+)
+
+
+def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
+    """A band: its shared karma once, then one row per member."""
+    if not chars or not chars[0].get("band"):
+        return None
+    if any(c.get("band") != chars[0]["band"] for c in chars):
+        return None
+    leader = chars[0]
+    head = [
+        ["Ledare", f"{leader['name']}, {leader['mall_namn']}"],
+        ["Medlemmar", len(chars)],
+        ["Gemensam karma", karmatarningar(leader["bandkarma"])],
+    ]
+    rows = [
+        [
+            c["name"],
+            c["mall_namn"],
+            *(c["egenskaper"][e] for e in EGENSKAPER),
+            ", ".join(f"{b['namn']} {b['tarningar']}" for b in c["bakgrunder"]),
+        ]
+        for c in chars
+    ]
+    headers = ["Namn", "Mall", *(LABELS[e][:4] for e in EGENSKAPER), "Bakgrunder"]
+    return [
+        Section("Band", rows=head),
+        Section("Medlemmar", headers=headers, rows=rows),
         Section(
-            "Slag",
-            text="4-6 Lyckade ligger kvar, 1-3 Slängs; varje slängd 1:a kostar en Kontrolltärning.\n"
-            "Karma: högst lika många karmatärningar som Egenskapens eller Bakgrundens tärningar.",
+            "Bandets karma",
+            text="Bandet delar en näve karma, gemensamt i gruppen: varje medlem får lägga "
+            "tärningar ur den, högst så många som Egenskapens eller Bakgrundens tärningar.",
         ),
     ]
-    return sections
 
 
 def _short(key: str):
     return lambda c: c["egenskaper"][key]
+
+
+def _roster_karma(char: dict):
+    line = _karma_line(char)
+    return "" if line is None else char.get("bandkarma", char["karma"])
+
+
+def check_pack(tables: Tables) -> list[Problem]:
+    """What the specs cannot say: a Bakgrund's `egenskaper` are Egenskaper, a band
+    leader has followers."""
+    out = []
+    table = tables["bakgrunder"]
+    for index, entry in enumerate(table.entries):
+        for name in entry.get("egenskaper", ()):
+            if name not in EGENSKAPER:
+                out.append(
+                    Problem(
+                        str(table.path),
+                        key_line(table.text, "egenskaper", index),
+                        f"'{entry['id']}': '{name}' is not an Egenskap ({', '.join(EGENSKAPER)})",
+                    )
+                )
+    table = tables["mallar"]
+    for index, entry in enumerate(table.entries):
+        if _karma_typ(entry) == "grupp" and not entry.get("foljare"):
+            out.append(
+                Problem(
+                    str(table.path),
+                    key_line(table.text, "karma_typ", index),
+                    f"'{entry['id']}' shares its karma with a group (karma_typ = grupp) "
+                    "but names no foljare",
+                )
+            )
+    return out
 
 
 SYSTEM = System(
@@ -239,6 +511,7 @@ SYSTEM = System(
     labels=LABELS,
     pc=PC_STEPS,
     npc=npc,
+    placeholders=("namn", "last", "dygd"),
     pc_options=[
         Option(
             "karma",
@@ -252,18 +525,31 @@ SYSTEM = System(
     npc_options=[
         Option("template", table="mallar", help="The NPC template (mallar.toml)."),
         Option(
-            "karma", type=int, minimum=0, maximum=100, help="Karma dice for every NPC of the batch."
+            "karma",
+            type=int,
+            minimum=0,
+            maximum=100,
+            help="Karma dice for every NPC of the batch that has karma (a band: its pool).",
+        ),
+        Option(
+            "band",
+            flag=True,
+            help="The batch is one band: a leader and followers sharing one karma pool.",
         ),
     ],
     sheet=sheet,
+    batch_sheet=batch_sheet,
+    check=check_pack,
     roster=[
-        ("Namn", "name"),
-        ("Mall", "template"),
-        *[(LABELS[e][:4], _short(e)) for e in EGENSKAPER],
-        (
-            "Bakgrunder",
+        Column("name", priority=9),
+        Column("mall_namn", priority=8),
+        *[Column(e, _short(e), priority=6) for e in EGENSKAPER],
+        Column("karma", _roster_karma, priority=7),
+        Column(
+            "bakgrunder",
             lambda c: ", ".join(f"{b['namn']} {b['tarningar']}" for b in c["bakgrunder"]),
+            priority=4,
+            wrap=True,
         ),
-        ("Karma", "karma"),
     ],
 )

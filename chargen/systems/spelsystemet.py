@@ -17,10 +17,11 @@ from bisect import bisect
 from collections.abc import Callable
 
 from chargen.dice import parse
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, Problem
 from chargen.labels import builtin_labels
-from chargen.procedure import Context, Option, Section, Step, System
-from chargen.tables import Pool, Spec, Tables
+from chargen.names import NAME_SPEC
+from chargen.procedure import Column, Context, Option, Part, Section, Step, System
+from chargen.tables import Pool, Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("hal", "kra", "ski", "sto", "sty")
 GRUPPER = ("vanliga", "kunskap", "strid", "yrke")
@@ -58,6 +59,8 @@ SPECS = {
             "tungt_pansar_hsp": "int[0..100]!",
             "tungt_pansar_delar": "int[0..100]!",
             "hjalm_hsp": "int[0..100]!",
+            "gemensamt_sprak_varde": "dice[10..100]!",
+            "stridskonst_steg": "int[0..10]!",
         },
     ),
     "kroppsdelar": Spec(
@@ -75,12 +78,14 @@ SPECS = {
             "tarningar": "dict[dice]{hal,kra,ski,sto,sty}!",
             "genrer": "list[id:genrer]+!",
             "modersmal": "str",
+            "namntabeller": "dict[table]",
         },
     ),
     "genrer": Spec(
         "definitions",
         fields={
             "modersmal": "list[str]+!",
+            "gemensamt_sprak": "str",
             **{k: "list[str]+!" for k in KLASS_FIELDS},
             "narstridsvapen": "list[id:narstridsvapen]!",
             "avstandsvapen": "list[id:avstandsvapen]!",
@@ -108,6 +113,7 @@ SPECS = {
             "grepp": "str",
             "fardighet": "id:fardigheter!",
             "som": "id:narstridsvapen",
+            "fel_hand": "bool",
             "min_sto": "int[0..100]",
             "min_sty": "int[0..100]",
             "anmarkning": "str",
@@ -156,9 +162,16 @@ SPECS = {
             "avstandsvapen": "list[id:avstandsvapen]!",
             "skold": "bool",
             "rustningspaket": "list[id:rustningspaket]+!",
+            "specifikationer": "dict[list[str]]",
+            "narstridsvapen_per_genre": "dict[list[id:narstridsvapen]]",
+            "avstandsvapen_per_genre": "dict[list[id:avstandsvapen]]",
+            "namn_per_genre": "dict[str]",
         },
     ),
-    "mallar": Spec("definitions", fields={"yrken": "list[id:yrken]!"}),
+    "mallar": Spec(
+        "definitions", fields={"yrken": "list[id:yrken]!", "namn_per_genre": "dict[str]"}
+    ),
+    "namn_*": NAME_SPEC,
 }
 
 # Display words live in tables/spelsystemet/etiketter.toml (chargen.labels).
@@ -553,7 +566,11 @@ class _Weapon:
             self.attr = weapon["skottvidd"].lower()
         # "Att använda ett (enhands-)vapen i 'fel' hand är alltid en separat färdighet,
         # med ett utgångsvärde på 1."
-        self.off_hand = weapon.get("grepp") == "Enhands" and self.key not in ("narkamp", "skold")
+        self.off_hand = (
+            weapon.get("grepp") == "Enhands"
+            and self.key not in ("narkamp", "skold")
+            and weapon.get("fel_hand", True)
+        )
         self.off_key = f"{self.key}_fel_hand"
         self.off_label: str | None = None  # read from fardigheter.toml when first needed
         self.rows: dict[str, dict] = {}
@@ -602,7 +619,8 @@ class _Arms:
         self.lists = []
         for table in ("narstridsvapen", "avstandsvapen"):
             tab = plans.tables[table]
-            here = [tab.get(w) for w in job[table] if w in genre[table]]
+            listed = job.get(f"{table}_per_genre", {}).get(genre["id"], job[table])
+            here = [tab.get(w) for w in listed if w in genre[table]]
             self.lists.append(
                 [(plans.weapon(table, w), w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]
             )
@@ -652,6 +670,7 @@ class _Job:
         # Stridskonst last, since it is capped by Närkamp.
         ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
         self.given = [(s, *_dice(d)) for s, d in ordered]
+        self.specs = _implied_specs(job, plans.tables, genre_id)
         self._arms: _Arms | None = None
         self._kits: Pool | None = None
 
@@ -672,6 +691,32 @@ class _Job:
             ]
             self._kits = Pool(pool)
         return self._kits
+
+
+def _implied_specs(job: dict, tables: Tables, genre_id: str) -> dict[str, tuple[str, ...]]:
+    """Skill id -> the specifications a yrke implies for its <klass> skills in a genre:
+    those of its `specifikationer` the genre lists (all of them if the genre lists none)."""
+    genre = tables["genrer"].get(genre_id)
+    skills = tables["fardigheter"]
+    out = {}
+    for skill_id, wanted in job.get("specifikationer", {}).items():
+        klass = skills.get(skill_id, "färdighet").get("klass")
+        offered = genre.get(klass, ()) if klass else ()
+        here = tuple(w for w in wanted if w in offered)
+        if wanted:
+            out[skill_id] = here or tuple(wanted)
+    return out
+
+
+def _one_of(options: tuple[str, ...] | None, rand) -> str | None:
+    if not options:
+        return None
+    return options[0] if len(options) == 1 else options[int(rand() * len(options))]
+
+
+def genre_name(entry: dict, genre_id: str) -> str:
+    """A yrke's or template's name in a genre (`namn_per_genre`), else its name."""
+    return entry.get("namn_per_genre", {}).get(genre_id) or entry["name"]
 
 
 class _Plans:
@@ -871,7 +916,14 @@ def _choose(
 
 
 def _namn(char: dict, ctx: Context) -> None:
-    char["name"], char["kon"] = ctx.person_name()
+    """A name of the character's world: from the species' authored name table for the
+    genre (fantasy), else from Faker's locale (modern tid, framtid, or any --locale)."""
+    species = ctx.table("arter").get(char["art"])
+    table = species.get("namntabeller", {}).get(char["genre"])
+    if table is not None and not ctx.locale:
+        char["name"], char["kon"] = ctx.authored_name(table)
+    else:
+        char["name"], char["kon"] = ctx.person_name()
 
 
 def _genre_pool(ctx: Context, template_id: str | None) -> tuple[list[dict], str]:
@@ -920,6 +972,23 @@ def _choose_art(char: dict, ctx: Context, plans: _Plans) -> None:
     ):
         entry = default  # a player character is a människa unless --art says otherwise
         ctx.log(choice="art", id=entry["id"], name=entry["name"], by="default")
+    elif (
+        ctx.option("art") is None
+        and ctx.prompter is not None
+        and ctx.kind == "pc"
+        and default is not None
+        and len(pool) > 1
+    ):
+        # at the prompt too: an empty answer is the flag's default, a människa
+        entry = ctx.prompter.choose("art", ctx.table("arter"), list(pool.entries), ctx.rng)
+        how = "prompt"
+        if entry is None:
+            entry, how = default, "default"
+            ctx.prompter.say("  " + ctx.labels.prompt("default", value=entry["name"]))
+        else:
+            ctx.options["art"] = entry["id"]  # the batch takes the answer
+        ctx.note(entry, "arter")
+        ctx.log(choice="art", id=entry["id"], name=entry["name"], by=how)
     else:
         entry = _choose(
             ctx,
@@ -989,27 +1058,49 @@ def _skills(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
         tongue = tongues[int(rand() * len(tongues))]
     native_text, sides, base, fast = plans.rolls("modersmal")
     count = plans.rules["fritid_antal"]
+    # "alla har minst 10 i det språk som används": the genre's common tongue beside one's own
+    common = skills.genre.get("gemensamt_sprak")
+    if common == tongue:
+        common = None
+    specs = job.specs
     if ctx.kind == "pc":  # every roll and raise in the historik
         sheet = _Sheet(values, labels, groups, rand, ctx.log)
         native = ctx.roll(native_text, f"Språk {tongue}").total
         char["modersmal"] = sheet.add(skills["sprak"], native, spec=tongue, why="modersmål")
+        if common is not None:
+            amount = ctx.roll(plans.rules["gemensamt_sprak_varde"], f"Språk {common}").total
+            char["gemensamt_sprak"] = sheet.add(
+                skills["sprak"], amount, spec=common, why="gemensamt språk"
+            )
+        else:
+            char["gemensamt_sprak"] = char["modersmal"]
         for skill_id, text, _sides, _base, _fast in job.given:  # Stridskonst last
             amount = ctx.roll(text, skill_id).total
-            sheet.add(skills[skill_id], amount, why=job.id)
+            spec = _one_of(specs.get(skill_id), rand)
+            sheet.add(skills[skill_id], amount, spec=spec, why=job.id)
         leisure_text = plans.rolls("fritid_varde")[0]
-        for skill in skills.draw_leisure(rand, count):
-            sheet.add(skill, ctx.roll(leisure_text, skill.id).total, why="fritid")
+        for skill in skills.draw_leisure(rand, count):  # a yrke's specialisation stays its own
+            spec = _one_of(specs.get(skill.id), rand)
+            sheet.add(skill, ctx.roll(leisure_text, skill.id).total, spec=spec, why="fritid")
         return
     native = base + int(rand() * sides) if sides else fast(rand)
     char["modersmal"] = _raise(values, labels, groups, skills["sprak"], native, rand, tongue)
+    if common is not None:
+        amount = plans.rolls("gemensamt_sprak_varde")[3](rand)
+        char["gemensamt_sprak"] = _raise(
+            values, labels, groups, skills["sprak"], amount, rand, common
+        )
+    else:
+        char["gemensamt_sprak"] = char["modersmal"]
     for skill_id, _text, sides, base, fast in job.given:  # Stridskonst last
         amount = base + int(rand() * sides) if sides else fast(rand)
-        _raise(values, labels, groups, skills[skill_id], amount, rand)
+        spec = _one_of(specs.get(skill_id), rand)
+        _raise(values, labels, groups, skills[skill_id], amount, rand, spec)
     # Leisure: a few vanliga or kunskap skills of the genre.
     _text, sides, base, fast = plans.rolls("fritid_varde")
     for skill in skills.draw_leisure(rand, count):
         amount = base + int(rand() * sides) if sides else fast(rand)
-        _raise(values, labels, groups, skill, amount, rand)
+        _raise(values, labels, groups, skill, amount, rand, _one_of(specs.get(skill.id), rand))
 
 
 def yrke(char: dict, ctx: Context) -> None:
@@ -1029,8 +1120,10 @@ def yrke(char: dict, ctx: Context) -> None:
         )
     else:
         entry = plans.template_job(char["template"], genre_id)
+        template = ctx.table("mallar").get(char["template"])
+        char["mall_namn"] = genre_name(template, genre_id)
     char["yrke"] = entry["id"]
-    char["yrke_namn"] = entry["name"]
+    char["yrke_namn"] = genre_name(entry, genre_id)
     _skills(char, ctx, plans, plans.job(entry["id"], genre_id))
 
 
@@ -1088,6 +1181,8 @@ def _weapons(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
             _set_value(values, labels, groups, key, skill["name"], skill["grupp"], skill["bas"])
         row = (weapon.rows.get(grund) or weapon.row(grund)).copy()
         row["varde"] = values[key]
+        if weapon.id == "obevapnad":
+            _martial_art(row, values, labels, plans.rules)
         if weapon.attr is not None:
             row["skottvidd_meter"] = g[weapon.attr]
         rows.append(row)
@@ -1099,6 +1194,25 @@ def _weapons(char: dict, ctx: Context, plans: _Plans, job: _Job) -> None:
                 values, labels, groups, weapon.off_key, label, "strid", plans.rules["fel_hand"]
             )
     char["vapen"] = rows
+
+
+def _martial_art(row: dict, values: dict, labels: dict, rules: dict) -> None:
+    """<Stridskonst>: "ett steg bättre skada i obeväpnad strid"; the skill is used "i stället
+    för" Närkamp (and never exceeds it). The best Stridskonst held takes the unarmed row."""
+    held = [k for k in values if k.startswith("stridskonst_") and values[k] > 0]
+    if not held:
+        return
+    key = max(held, key=lambda k: (values[k], k))
+    ladder = rules["skadestege"]
+    if row["faktisk_skada"] not in ladder:  # a pack's Obeväpnad off the ladder: no step
+        return
+    steps = rules["stridskonst_steg"]
+    step = min(ladder.index(row["faktisk_skada"]) + steps, len(ladder) - 1)
+    row["faktisk_skada"] = ladder[step]
+    row["stridskonst"] = labels[key]
+    row["stridskonst_steg"] = steps
+    row["fardighet"] = key
+    row["varde"] = values[key]
 
 
 def vapen(char: dict, ctx: Context) -> None:
@@ -1205,7 +1319,6 @@ def npc(char: dict, ctx: Context) -> None:
     the template picks the first of its yrken that exists in the genre."""
     plans = _plans(ctx)
     rand = ctx.rng.random
-    char["name"], char["kon"] = ctx.person_name()
     if plans.npc_drawn is None:  # options stay as they are for a batch without prompts
         plans.npc_drawn = ctx.prompter is None and all(
             ctx.options.get(o) in (None, ()) for o in ("template", "genre", "art")
@@ -1231,7 +1344,11 @@ def npc(char: dict, ctx: Context) -> None:
         char["template"] = template["id"]
         char["mall_namn"] = template["name"]
         _choose_genre(char, ctx, plans)
-        _choose_art(char, ctx, plans)
+        # `npc` has no --art: its species is drawn, never asked
+        entry = _draw(ctx.rng, plans.species_pool(char["genre"])[0], "art", "arter")
+        char["art"] = entry["id"]
+        char["art_namn"] = entry["name"]
+    _namn(char, ctx)
     _rollers, maximum, _tongue, (hal, kra, ski, sto, sty) = plans.species(char["art"])
     g = char["grundegenskaper"] = {
         "hal": hal(rand),
@@ -1248,7 +1365,8 @@ def npc(char: dict, ctx: Context) -> None:
     char["kp"] = plans.kp(lp).copy()
     entry = plans.template_job(template["id"], char["genre"])
     char["yrke"] = entry["id"]
-    char["yrke_namn"] = entry["name"]
+    char["yrke_namn"] = genre_name(entry, char["genre"])
+    char["mall_namn"] = genre_name(template, char["genre"])
     job = plans.job(entry["id"], char["genre"])
     _skills(char, ctx, plans, job)
     _weapons(char, ctx, plans, job)
@@ -1256,7 +1374,6 @@ def npc(char: dict, ctx: Context) -> None:
 
 
 PC_STEPS = [
-    Step("namn", _namn, fields=("name", "kon"), command=False),
     Step(
         "genre",
         genre,
@@ -1273,6 +1390,7 @@ PC_STEPS = [
         label="Art",
         help="The species (--art; människa by default) and its dice.",
     ),
+    Step("namn", _namn, fields=("name", "kon"), command=False),
     Step(
         "grundegenskaper",
         grundegenskaper,
@@ -1297,6 +1415,7 @@ PC_STEPS = [
             "yrke",
             "yrke_namn",
             "modersmal",
+            "gemensamt_sprak",
             "fardigheter",
             "fardighetsnamn",
             "fardighetsgrupper",
@@ -1418,9 +1537,11 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
                 if "langd" in w
                 else f"Eh {w['eldhastighet']}, Sv {w['skottvidd_meter']} m"
             )
-            rows.append(
-                [w["namn"], w["skada"], w["faktisk_skada"], w["typ"], reach, w.get("varde", "")]
-            )
+            name, code = w["namn"], w["skada"]
+            if "stridskonst" in w:
+                name = f"{name} ({w['stridskonst']})"
+                code = f"{code} +{w['stridskonst_steg']} steg"
+            rows.append([name, code, w["faktisk_skada"], w["typ"], reach, w.get("varde", "")])
         sections.append(
             Section(
                 "Vapen",
@@ -1428,7 +1549,117 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
                 rows=rows,
             )
         )
+        notes = weapon_notes(char["vapen"], tables)
+        if notes:
+            sections.append(Section("Om vapnen", text="\n".join(notes)))
     return sections
+
+
+def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
+    """The document's notes for the weapons carried, each once: "Lans: En lans som ..."."""
+    by_note: dict[str, list[str]] = {}
+    for w in weapons:
+        if "stridskonst" in w:
+            text = tables["fardigheter"].get("stridskonst").get("description")
+            if text:
+                by_note.setdefault(text, []).append(w["stridskonst"])
+        if w.get("anmarkning"):
+            by_note.setdefault(w["anmarkning"], []).append(w["namn"])
+    return [f"{', '.join(dict.fromkeys(names))}: {text}" for text, names in by_note.items()]
+
+
+def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False) -> Part:
+    """A Part of the sheet for a step alone: the sections `sheet` makes from the character
+    fields `keys` (and `extra` when present); `head`: the head rows they make."""
+
+    def build(char: dict, tables: Tables) -> list[Section]:
+        part = {"kind": char.get("kind"), **{k: char[k] for k in keys + extra if k in char}}
+        sections = sheet(part, tables)
+        if head:  # the head's rows but the name
+            rows = [r for r in sections[0].rows if r[0] != "Namn"]
+            return [Section(sections[0].title, rows=rows)] if rows else []
+        return sections[1:]
+
+    return Part(keys, build)
+
+
+def _tongues(char: dict, tables: Tables) -> list[Section]:
+    names = char["fardighetsnamn"]
+    rows = [["Modersmål", names.get(char["modersmal"], "")]]
+    if char.get("gemensamt_sprak") and char["gemensamt_sprak"] != char["modersmal"]:
+        rows.append(["Gemensamt språk", names.get(char["gemensamt_sprak"], "")])
+    return [Section("Språk", rows=rows)]
+
+
+PARTS = [
+    _piece("genre", "genre_namn", head=True),
+    _piece("art", "art_namn", head=True),
+    _piece("yrke", "yrke_namn", head=True),
+    _piece("grundegenskaper", extra=("artmaximum",)),
+    _piece("lp", "snabbhet", "grundskada", "kp"),
+    Part(("modersmal", "gemensamt_sprak", "fardighetsnamn"), _tongues),
+    _piece("fardigheter", "fardighetsnamn", "fardighetsgrupper"),
+    _piece("vapen", "grundskada"),
+    _piece("rustningspaket", "rustning", "skydd", "trotthetsslag"),
+]
+
+
+def check_pack(tables: Tables) -> list[Problem]:
+    """What the specs cannot say: a yrke's `specifikationer` name <klass> skills it gives,
+    each specification one that a genre of the yrke lists for that skill's klass."""
+    yrken, skills, genres = tables["yrken"], tables["fardigheter"], tables["genrer"]
+    out = []
+    caps = tables["regler"].settings.get("tak", {})
+    for index, skill in enumerate(skills.entries):
+        if skill["grupp"] not in caps:
+            out.append(
+                Problem(
+                    str(skills.path),
+                    key_line(skills.text, "grupp", index),
+                    f"'{skill['id']}': grupp '{skill['grupp']}' has no cap in regler.toml's tak "
+                    f"({', '.join(caps)})",
+                )
+            )
+    for job in yrken.entries:
+        for skill_id in job["fardigheter"]:
+            if skill_id not in skills:
+                continue
+            skill = skills.get(skill_id)
+            missing = [g for g in job["genrer"] if "genrer" in skill and g not in skill["genrer"]]
+            if missing:
+                at = skills.entries.index(skill)
+                out.append(
+                    Problem(
+                        str(skills.path),
+                        key_line(skills.text, "genrer", at),
+                        f"'{skill_id}' does not exist in {', '.join(missing)}, where the yrke "
+                        f"'{job['id']}' gives it",
+                    )
+                )
+    for index, job in enumerate(yrken.entries):
+        line = key_line(yrken.text, "specifikationer", index)
+        for skill_id, wanted in job.get("specifikationer", {}).items():
+            where = f"yrken.toml '{job['id']}': specifikationer.{skill_id}"
+            if skill_id not in job["fardigheter"]:
+                out.append(Problem(str(yrken.path), line, f"{where}: not a skill the yrke gives"))
+                continue
+            klass = skills.get(skill_id).get("klass") if skill_id in skills else None
+            if not klass:
+                out.append(Problem(str(yrken.path), line, f"{where}: not a <klass> skill"))
+                continue
+            offered = {
+                s for g in job["genrer"] if g in genres for s in genres.get(g).get(klass, ())
+            }
+            for spec in wanted:
+                if spec not in offered:
+                    out.append(
+                        Problem(
+                            str(yrken.path),
+                            line,
+                            f"{where}: '{spec}' is in no {klass} list of the yrke's genres",
+                        )
+                    )
+    return out
 
 
 SYSTEM = System(
@@ -1452,15 +1683,28 @@ SYSTEM = System(
         Option("genre", table="genrer", help="The genre (genrer.toml)."),
     ],
     sheet=sheet,
+    parts=PARTS,
+    check=check_pack,
     roster=[
-        ("Namn", "name"),
-        ("Mall", "mall_namn"),
-        ("Art", "art_namn"),
-        ("Yrke", "yrke_namn"),
-        *[(LABELS[g], (lambda c, g=g: c["grundegenskaper"][g])) for g in GRUNDEGENSKAPER],
-        ("LP", "lp"),
-        ("Sh", "snabbhet"),
-        ("G", "grundskada"),
-        ("Vapen", lambda c: ", ".join(f"{w['namn']} {w['faktisk_skada']}" for w in c["vapen"])),
+        Column("name", priority=9),
+        Column("mall_namn", priority=4),
+        Column("genre_namn", priority=6),
+        Column("art_namn", priority=3),
+        Column("yrke_namn", priority=8),
+        *[
+            Column(
+                g, (lambda c, g=g: c["grundegenskaper"][g]), priority=5 if g in "ski sto sty" else 3
+            )
+            for g in GRUNDEGENSKAPER
+        ],
+        Column("lp", priority=8),
+        Column("snabbhet", priority=4),
+        Column("grundskada", priority=7),
+        Column(
+            "vapen",
+            lambda c: ", ".join(f"{w['namn']} {w['faktisk_skada']}" for w in c["vapen"]),
+            priority=2,
+            wrap=True,
+        ),
     ],
 )
