@@ -128,7 +128,7 @@ class Prompter:
     @staticmethod
     def _resolve(answer: str, pool: list[dict]) -> dict | None:
         answer = answer.strip()
-        if answer.isdigit() and 1 <= int(answer) <= len(pool):
+        if _whole(answer) and 1 <= int(answer) <= len(pool):
             return pool[int(answer) - 1]
         slug = normalize(answer)
         for entry in pool:
@@ -190,7 +190,7 @@ class Prompter:
             if not answer:
                 return None
             text = answer.lstrip("+").replace("−", "-")
-            if text.lstrip("-").isdigit() and low <= int(text) <= high:
+            if _whole(text.lstrip("-")) and low <= int(text) <= high:
                 return int(text)
             self._invalid(answer)
         raise self._retry(what)
@@ -236,7 +236,7 @@ class Prompter:
                     continue
                 source = pool if part.startswith("+") else drawn
                 digits = part.lstrip("+")
-                if digits.isdigit() and 1 <= int(digits) <= len(source):
+                if _whole(digits) and 1 <= int(digits) <= len(source):
                     item = source[int(digits) - 1]
                     if item not in kept:
                         kept.append(item)
@@ -246,3 +246,9 @@ class Prompter:
                 return kept
             self._invalid(answer)
         raise self._retry(what)
+
+
+def _whole(text: str) -> bool:
+    """A number the player typed in ASCII digits ("²" or "٣" is not one, and int() of
+    "²" fails), at most nine of them."""
+    return text.isascii() and text.isdigit() and len(text) <= 9

@@ -180,7 +180,8 @@ def _sentence(char: dict, ctx: Context, template: dict | None = None) -> None:
             ctx.note(vice, "laster")
         else:  # something drawn before excludes it: the engine's own draw
             vice = ctx.pick("laster")
-        key = ("dygder", template["id"], vice.get("id") or vice.get("result"), ctx.gender())
+        # a row without an id is known by its text (gendered text is a dict: made a string)
+        key = ("dygder", template["id"], vice.get("id") or str(vice.get("result")), ctx.gender())
         virtues = ctx.cache.get(key)
         if virtues is None:
             virtues = ctx.cache[key] = ctx.pool("dygder")
