@@ -639,10 +639,22 @@ def _wanted_edges(ctx: Context) -> list[dict]:
     table = ctx.table("elonyok")
     out: list[dict] = []
 
+    starting = rules(ctx).s["kezdo_rangok"]
+
     def add(edge_id: str, path: tuple[str, ...]) -> None:
         edge = table.get(edge_id, "elony")
         if edge in out or edge_id in path:
             return
+        if edge["rang"] not in starting:  # refused before anything is drawn
+            ranks = " or ".join(LABELS.get(k, k) for k in starting)
+            raise ChoiceError(
+                "elony",
+                path[0] if path else edge_id,
+                [e["id"] for e in table.entries if e["rang"] in starting],
+                f"{edge['name']} is an Előny of rank {LABELS.get(edge['rang'], edge['rang'])};"
+                f" a new Főszereplő takes only Előnyök of rank {ranks} (beallitasok.toml"
+                " kezdo_rangok)",
+            )
         for before in edge.get("kell_elony") or ():
             add(before, (*path, edge_id))
         out.append(edge)
