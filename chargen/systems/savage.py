@@ -543,8 +543,7 @@ def _concept_fits(concept: dict, ctx: Context) -> str:
     arcane = concept.get("arkan_hatter")
     if not arcane:
         return ""
-    edges = ctx.table("elonyok")
-    asked = [edges.get(e, "elony") for e in ctx.option("elony") or ()]
+    asked = _asked_edges(ctx)
     other = [e["id"] for e in asked if e.get("arkan_kepzettseg") and e["id"] != arcane]
     if other:
         return f"{concept['name']} takes {arcane}, not {other[0]}"
@@ -564,6 +563,19 @@ def _concept_fits(concept: dict, ctx: Context) -> str:
     if (count - s["ingyen_elony"]) * s["ar_elony"] > points:
         return f"{concept['name']} takes {arcane} besides the Előnyök asked for: too many to pay"
     return ""
+
+
+def _asked_edges(ctx: Context) -> list[dict]:
+    """The Előnyök --elony asks for, with the Előnyök they require (`kell_elony`)."""
+    edges = ctx.table("elonyok")
+    out: list[dict] = []
+    todo = list(ctx.option("elony") or ())
+    while todo:
+        edge = edges.get(todo.pop(0), "elony")
+        if edge not in out:
+            out.append(edge)
+            todo.extend(edge.get("kell_elony") or ())
+    return out
 
 
 def _open_concepts(ctx: Context) -> list[dict]:
