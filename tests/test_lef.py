@@ -18,6 +18,7 @@ from chargen.dice import parse
 from chargen.errors import ChargenError
 from chargen.procedure import Context, generate
 from chargen.systems import lef, load
+from chargen.tables import Pool
 
 SYSTEM = load("lef")
 TABLES = SYSTEM.tables()
@@ -477,10 +478,26 @@ def test_npc_dice_with_aces_keep_or_d66_roll_through_the_dice_module():
         assert lef._plain(parse(text)) is None
 
 
-def test_npc_template_drawn_by_weight_as_the_table_draws_it():
+def test_npc_template_drawn_by_weight_among_the_rows_that_fit_the_gender():
+    # the gender is decided first (the skabeloner carry a gender condition: a hedeheks is
+    # a woman), then the template by weight among the rows that fit it
+    entries = TABLES["skabeloner"].entries
+    assert any(e.get("when") for e in entries)
     for seed in range(60):
         char = make("lef", "npc", seed=seed)[0]
-        assert char["template"] == TABLES["skabeloner"].pick(random.Random(seed))["id"]
+        rng = random.Random(seed)
+        gender = "female" if rng.random() < 0.5 else "male"
+        fitting = [e for e in entries if e.get("when", {}).get("gender", gender) == gender]
+        assert char["template"] == Pool(fitting).pick(rng)["id"]
+        if char["blodarv"] is not None:
+            assert char["kon"] == lef.GENDER[gender]
+
+
+def test_npc_hedeheks_is_always_a_woman():
+    chars = make("lef", "npc", 300, seed=4, options={"template": "hedeheks"})
+    assert {c["kon"] for c in chars} == {"kvinde"}
+    chars = [c for c in make("lef", "npc", 400, seed=5) if c["template"] == "hedeheks"]
+    assert chars and {c["kon"] for c in chars} == {"kvinde"}
 
 
 _ODD_TEMPLATES = """description = "Skabeloner med usædvanlige terninger."
