@@ -693,5 +693,5 @@ def test_interactive_asks_for_blodarv_personlighed_ekspertise_and_each_pick():
     asked = [c for c, _ in picked[3:]]
     assert sum(c.startswith("forbedring_") for c in asked) == len(char["forbedringer"])
     spor = sum("spor" in f for f in char["forbedringer"])
-    assert asked.count("stjernespor") == spor
+    assert asked.count("stjernespor_forbedring") == spor
     assert all(by == "random" for _, by in picked[3:])  # the empty answers: the dice chose

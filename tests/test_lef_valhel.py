@@ -199,6 +199,15 @@ def test_a_mixed_batch_tells_its_creatures_apart():
         assert make("lef", "npc", seed=char["seed"])[0] == char
 
 
+def test_a_large_batch_is_not_capped_at_one_round_of_kendetegn(npcs):
+    """Once every kendetegn of a væsen is taken they are free again: a batch of 3,000
+    holds more ulve than there are kendetegn (the redraw once made every væsen after
+    the twelfth a person)."""
+    counts = Counter(c["template"] for c in npcs)
+    for template in ("ulv", "hedetrold", "uren"):
+        assert counts[template] > 2 * len(SKABELONER[template]["kendetegn"]), counts
+
+
 # -- no wasted picks -------------------------------------------------------------------------
 
 

@@ -401,7 +401,7 @@ def evner(char: dict, ctx: Context) -> None:
             slots.remove(pick["id"])
             gained: dict[str, Any] = {"evne": evne_id, "ved": ved, "forbedring": pick["id"]}
             if pick["virkning"] == "stjerne":
-                track = _ask(ctx, "forbedring_stjerne", "stjernespor", list(spor.entries))
+                track = _ask(ctx, "stjernespor_forbedring", "stjernespor", list(spor.entries))
                 gained["spor"] = track["id"]
             elif pick["virkning"] in ("loft", "gave"):
                 step = rules["sjael_pr_gave"] if pick["virkning"] == "gave" else 1
@@ -781,7 +781,10 @@ def npc(char: dict, ctx: Context) -> None:
     that the væsner of a batch can be told apart, one whose name another of the batch
     already has is made again from a new seed, which it records: that seed alone gives
     it back, name included. Once every kendetegn of a template is taken, they are free
-    again (a batch of thirty wolves repeats after the list)."""
+    again before any redraw (a batch of thirty wolves repeats after the list, and a
+    mixed batch is not left without væsner after one round). Drawing the kendetegn
+    among those still free instead would save the redraw, but then a member's own
+    seed alone would not give it back."""
     batch = ctx.cache.get("npc")
     if batch is None:
         batch = ctx.cache["npc"] = _Batch(ctx)
@@ -789,8 +792,10 @@ def npc(char: dict, ctx: Context) -> None:
     if char["blodarv"] is not None:
         return
     seen = ctx.shared.setdefault("lef_vaesner", {})
-    taken = seen.setdefault(char["template"], set())
     for attempt in range(1, _RESEEDS + 1):
+        taken = seen.setdefault(char["template"], set())
+        if len(taken) >= len(batch.plans[char["template"]].kendetegn):
+            taken.clear()  # every kendetegn is taken: they are free again, no redraw
         if char["name"] not in taken:
             break
         seed = character_seed(ctx.seed, attempt)
@@ -801,10 +806,7 @@ def npc(char: dict, ctx: Context) -> None:
         _npc(char, ctx, batch)
         if char["blodarv"] is not None:
             return
-        taken = seen.setdefault(char["template"], set())
-    plan = batch.plans[char["template"]]
-    if len(taken) >= len(plan.kendetegn):
-        taken.clear()
+    taken = seen.setdefault(char["template"], set())
     taken.add(char["name"])
 
 

@@ -492,9 +492,10 @@ def _gear_item(ctx: Context, item: dict, skill: str, bonus: int) -> dict:
 
 
 def _weapon(ctx: Context, char: dict, taken: set[str]) -> tuple[str, dict] | None:
-    """A weapon for the character: the vapenfärdighet drawn weighted by its value
-    (any, when all are 0), an item tagged `vapen` of that färdighet that fits the
-    character. None only in a pack with no weapon at all for it."""
+    """A weapon for the character: of its best vapenfärdighet (one drawn evenly among
+    equals), so a prickskytt with Enkelskott 18 carries a gun, not a knife; an item
+    tagged `vapen` of that färdighet that fits the character. None only in a pack with
+    no weapon at all for it."""
     options = {}
     for skill in WEAPON_SKILLS:
         items = [e for e in _items(ctx, skill) if _is_weapon(e) and e["id"] not in taken]
@@ -502,10 +503,8 @@ def _weapon(ctx: Context, char: dict, taken: set[str]) -> tuple[str, dict] | Non
             options[skill] = items
     if not options:
         return None
-    weights = {s: char["fardigheter"].get(s, 0) for s in options}
-    if not any(weights.values()):
-        weights = dict.fromkeys(options, 1)
-    skill = _weighted(ctx.rng, {s: w for s, w in weights.items() if w > 0})
+    best = max(char["fardigheter"].get(s, 0) for s in options)
+    skill = _weighted(ctx.rng, {s: 1 for s in options if char["fardigheter"].get(s, 0) == best})
     items = options[skill]
     return skill, items[int(ctx.rng.random() * len(items))]
 
