@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import make, run
+from conftest import by_id, lef_values, make, run
 
 from chargen.output import render
 from chargen.systems import load
@@ -21,12 +21,12 @@ from chargen.systems import load
 SYSTEM = load("lef")
 TABLES = SYSTEM.tables()
 RULES = TABLES["regler"].settings
-EVNER = {e["id"]: e for e in TABLES["evner"].entries}
-EKSPERTISER = {e["id"]: e for e in TABLES["ekspertiser"].entries}
-BLODARV = {e["id"]: e for e in TABLES["blodarv"].entries}
-PERSONLIGHEDER = {e["id"]: e for e in TABLES["personligheder"].entries}
-HJEMSTATER = {e["id"]: e for e in TABLES["hjemstater"].entries}
-SKABELONER = {e["id"]: e for e in TABLES["skabeloner"].entries}
+EVNER = by_id(TABLES, "evner")
+EKSPERTISER = by_id(TABLES, "ekspertiser")
+BLODARV = by_id(TABLES, "blodarv")
+PERSONLIGHEDER = by_id(TABLES, "personligheder")
+HJEMSTATER = by_id(TABLES, "hjemstater")
+SKABELONER = by_id(TABLES, "skabeloner")
 SEEDS = 3000
 GENDER = {"mand": "male", "kvinde": "female"}
 
@@ -43,10 +43,6 @@ def npcs() -> list[dict]:
 
 def _sheet(char: dict) -> str:
     return "".join(render(SYSTEM, TABLES, [char], "table", 1))
-
-
-def _values(char: dict) -> dict[str, int]:
-    return {**char["talenter"], **char["kundskaber"]}
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -151,14 +147,14 @@ def test_an_npc_evne_at_10_gives_its_ekspertise(npcs):
     reached = 0
     for char in npcs:
         held = {e["id"]: e for e in char["ekspertiser"]}
-        for evne, value in _values(char).items():
+        for evne, value in lef_values(char).items():
             eks = EVNER[evne]["ekspertise"]
             if value >= RULES["ekspertise_ved"]:
                 reached += 1
                 assert eks in held, (char["template"], evne, value)
         for e in char["ekspertiser"]:
             if e["kilde"] in EVNER:
-                assert _values(char)[e["kilde"]] >= RULES["ekspertise_ved"]
+                assert lef_values(char)[e["kilde"]] >= RULES["ekspertise_ved"]
     assert reached > 150  # the check ran on many evner at 10 (mostly hedehekse and væsner)
 
 
