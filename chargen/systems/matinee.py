@@ -17,6 +17,7 @@ from chargen.errors import ChargenError, Problem, TableError
 from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
 from chargen.procedure import Column, Context, Option, Part, Section, Step, System
+from chargen.render import NBSP
 from chargen.tables import Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("fysik", "smidighet", "intelligens", "psyke", "personlighet", "vaksamhet")
@@ -1419,8 +1420,8 @@ PARTS = [
 def _weapon_short(c: dict) -> str:
     if c.get("vapen"):
         return ", ".join(c["vapen"])
-    return ", ".join(
-        f"{i['namn']} {_signed(i['bonus'])}" for i in c.get("utrustning", ()) if i.get("vapen")
+    return ", ".join(  # the bonus stays on the line of the weapon's last word
+        f"{i['namn']}{NBSP}{_signed(i['bonus'])}" for i in c.get("utrustning", ()) if i.get("vapen")
     )
 
 
@@ -1428,12 +1429,20 @@ def _arketyp_or_mall(c: dict):
     return c.get("arketyp_namn") or c.get("mall")
 
 
-def _best_skill(c: dict):
-    """An NPC's one skill value; a PC's highest färdighet."""
-    skills = c["fardigheter"]
+def _best_skill(c: dict) -> str:
+    """A PC's highest färdighet by name ("Enkelskott 11"); nothing for an NPC, whose
+    färdigheter are all grundegenskap + 10 (so an NPC roster leaves the column out)."""
     if c["kind"] == "npc":
-        return next(iter(skills.values()))
-    return max(skills.values())
+        return ""
+    skills = c["fardigheter"]
+    best = max(skills, key=lambda k: skills[k])
+    return f"{LABELS.get(best, best.replace('_', ' ').capitalize())} {skills[best]}"
+
+
+def _pc_only(key: str):
+    """A PC's value; nothing for an NPC, for whom it is the template's constant (its
+    initiativ is its fysikfärdighet, 10 for every NPC)."""
+    return lambda c: "" if c["kind"] == "npc" else c.get(key, "")
 
 
 SYSTEM = System(
@@ -1474,12 +1483,12 @@ SYSTEM = System(
     check=check_pack,
     roster=[
         Column("name", priority=9, wrap=True),
-        Column("megakorporation_namn", lambda c: c.get("megakorporation_namn", ""), priority=6),
-        Column("arketyp_mall", _arketyp_or_mall, priority=8),
+        Column("megakorporation_namn", lambda c: c.get("megakorporation_namn", ""), priority=8),
+        Column("arketyp_mall", _arketyp_or_mall, priority=8, wrap=True),
         Column("slas_ut_pa", priority=9),
-        Column("initiativ", priority=4),
-        Column("basta_fardighet", _best_skill, priority=7),
-        Column("vapen", _weapon_short, priority=8, wrap=True),
-        Column("korruption", lambda c: c.get("korruption", 0), priority=7),
+        Column("initiativ", _pc_only("initiativ"), priority=4),
+        Column("basta_fardighet", _best_skill, priority=6),
+        Column("vapen", _weapon_short, priority=7, wrap=True),
+        Column("korruption", lambda c: c.get("korruption", 0), priority=5),
     ],
 )
