@@ -439,7 +439,7 @@ def _items(ctx: Context, skill: str) -> list[dict]:
     name = item_file(skill)
     if name not in ctx.tables:
         return []
-    return [e for e in ctx.table(name).entries if ctx.fits(e)]
+    return list(ctx.pool(name).entries)  # memoised per batch by what decides it
 
 
 def item_file(skill: str) -> str:
@@ -1037,7 +1037,16 @@ def _npc_gear(ctx: Context, batch: _NpcBatch, count: int) -> list[dict]:
     taken: set[str] = set()
     rand = ctx.rng.random
     if count > 0:
-        weapons = [(s, e) for s in WEAPON_SKILLS for e in _items(ctx, s) if _is_weapon(e)]
+        # the weapons that fit, once per batch for each set of fitting pools (memoised)
+        pools = tuple(
+            (s, ctx.pool(item_file(s))) for s in WEAPON_SKILLS if item_file(s) in ctx.tables
+        )
+        key = ("npc_weapons", *(id(pool) for _, pool in pools))
+        weapons = ctx.cache.get(key)
+        if weapons is None:
+            weapons = ctx.cache[key] = [
+                (s, e) for s, pool in pools for e in pool.entries if _is_weapon(e)
+            ]
         if weapons:
             skill, item = weapons[int(rand() * len(weapons))]
             taken.add(item["id"])
