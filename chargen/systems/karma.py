@@ -68,7 +68,6 @@ SPECS = {
 
 # Display words live in tables/karma/etiketter.toml (chargen.labels).
 LABELS = builtin_labels("karma")
-SARDRAG_TYP = {"fordel": "fördel", "nackdel": "nackdel", "neutral": "neutral"}
 KARMA_TYP = {"egen": "egen", "grupp": "gemensam i gruppen"}
 
 
@@ -410,7 +409,7 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         ),
         Section(
             "Särdrag",
-            text=", ".join(f"{s['namn']} ({SARDRAG_TYP[s['typ']]})" for s in char["sardrag"])
+            text=", ".join(f"{s['namn']} ({tables.labels(s['typ'])})" for s in char["sardrag"])
             or "Inga",
         ),
         Section("Last och dygd", text=char["mening"] + "."),
@@ -451,14 +450,18 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
         ]
         for c in chars
     ]
-    headers = ["Namn", "Mall", *(LABELS[e][:4] for e in EGENSKAPER), "Bakgrunder"]
+    L = tables.labels
+    headers = [L("name"), L("mall"), *((L.short(e) or [L(e)])[-1] for e in EGENSKAPER)]
+    headers.append(L("bakgrunder"))
+    legend = ", ".join(f"{(L.short(e) or [L(e)])[-1]} = {L(e)}" for e in EGENSKAPER)
     return [
         Section("Band", rows=head),
         Section("Medlemmar", headers=headers, rows=rows),
         Section(
             "Bandets karma",
             text="Bandet delar en näve karma, gemensamt i gruppen: varje medlem får lägga "
-            "tärningar ur den, högst så många som Egenskapens eller Bakgrundens tärningar.",
+            "tärningar ur den, högst så många som Egenskapens eller Bakgrundens tärningar.\n"
+            + L.word("legend").format(items=legend),
         ),
     ]
 
@@ -542,7 +545,7 @@ SYSTEM = System(
     batch_sheet=batch_sheet,
     check=check_pack,
     roster=[
-        Column("name", priority=9),
+        Column("name", priority=9, wrap=True),  # a long name wraps, the Egenskaper stay
         Column("mall_namn", priority=8),
         *[Column(e, _short(e), priority=6) for e in EGENSKAPER],
         Column("karma", _roster_karma, priority=7),
