@@ -174,3 +174,23 @@ def test_karma_sardrag_typ_reads_in_swedish():
             KARMA, KARMA_PACK, step="sardrag", seed=seed
         )
         assert "fordel" not in text
+
+
+def test_gendered_yrke_and_template_names_agree_with_the_character():
+    """Krigarnunna, Spelkvinna, Köpkvinna, Sjökvinna for a woman; the -man forms for a man."""
+    seen = set()
+    for kind, count in (("pc", 1500), ("npc", 1500)):
+        for char in generate(SP, SP_PACK, kind, {}, count, 17):
+            for table, field, shown in (
+                ("yrken", "yrke", "yrke_namn"),
+                ("mallar", "template", "mall_namn"),
+            ):
+                if not char.get(field):
+                    continue
+                name = SP_PACK[table].get(char[field])["name"]
+                if isinstance(name, dict) and not SP_PACK[table].get(char[field]).get(
+                    "namn_per_genre", {}
+                ).get(char["genre"]):
+                    assert char[shown] == name[char["kon"]], (char["name"], char[shown])
+                    seen.add((char[field], char["kon"]))
+    assert {("spelman", "female"), ("spelman", "male"), ("kopman", "female")} <= seen

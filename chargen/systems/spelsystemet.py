@@ -693,7 +693,8 @@ class _Job:
 
 def _implied_specs(job: dict, tables: Tables, genre_id: str) -> dict[str, tuple[str, ...]]:
     """Skill id -> the specifications a yrke implies for its <klass> skills in a genre:
-    those of its `specifikationer` the genre lists (all of them if the genre lists none)."""
+    those of its `specifikationer` the genre lists (all of them if the genre lists none;
+    none if the genre's list has none of them, so one of the genre's own is drawn)."""
     genre = tables["genrer"].get(genre_id)
     skills = tables["fardigheter"]
     out = {}
@@ -701,7 +702,8 @@ def _implied_specs(job: dict, tables: Tables, genre_id: str) -> dict[str, tuple[
         klass = skills.get(skill_id, "färdighet").get("klass")
         offered = genre.get(klass, ()) if klass else ()
         here = tuple(w for w in wanted if w in offered)
-        if wanted:
+        # none of them here (a fantasy prisjägare's Svävare): one of the genre's own instead
+        if wanted and (here or not offered):
             out[skill_id] = here or tuple(wanted)
     return out
 
@@ -1119,9 +1121,9 @@ def yrke(char: dict, ctx: Context) -> None:
     else:
         entry = plans.template_job(char["template"], genre_id)
         template = ctx.table("mallar").get(char["template"])
-        char["mall_namn"] = genre_name(template, genre_id)
+        char["mall_namn"] = ctx.text(genre_name(template, genre_id))
     char["yrke"] = entry["id"]
-    char["yrke_namn"] = genre_name(entry, genre_id)
+    char["yrke_namn"] = ctx.text(genre_name(entry, genre_id))
     _skills(char, ctx, plans, plans.job(entry["id"], genre_id))
 
 
@@ -1363,8 +1365,8 @@ def npc(char: dict, ctx: Context) -> None:
     char["kp"] = plans.kp(lp).copy()
     entry = plans.template_job(template["id"], char["genre"])
     char["yrke"] = entry["id"]
-    char["yrke_namn"] = genre_name(entry, char["genre"])
-    char["mall_namn"] = genre_name(template, char["genre"])
+    char["yrke_namn"] = ctx.text(genre_name(entry, char["genre"]))
+    char["mall_namn"] = ctx.text(genre_name(template, char["genre"]))
     job = plans.job(entry["id"], char["genre"])
     _skills(char, ctx, plans, job)
     _weapons(char, ctx, plans, job)
@@ -1425,7 +1427,7 @@ PC_STEPS = [
     Step(
         "vapen",
         vapen,
-        fields=("yrke", "grundskada", "vapen"),
+        fields=("yrke", "yrke_namn", "grundskada", "vapen"),
         lists=("narstridsvapen", "avstandsvapen"),
         label="Vapen",
         help="Weapons from the document's tables with their actual damage.",
@@ -1433,7 +1435,7 @@ PC_STEPS = [
     Step(
         "rustning",
         rustning,
-        fields=("yrke", "rustningspaket", "rustning", "skydd", "trotthetsslag"),
+        fields=("yrke", "yrke_namn", "rustningspaket", "rustning", "skydd", "trotthetsslag"),
         lists=("rustningar", "hjalmar", "rustningspaket"),
         label="Rustning",
         help="Armour and helmet per body part, SP H/K/S and fatigue rolls.",
@@ -1480,7 +1482,7 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
             summa=t["summa"], grund=t["grund"], tungt_pansar=t["tungt_pansar"], hjalm=t["hjalm"]
         )
         if "rustningspaket" in char:
-            text += " " + L("rustningspaket_text").format(namn=char["rustningspaket"])
+            text += "\n" + L("rustningspaket_text").format(namn=char["rustningspaket"])
         sections.append(Section(L("trotthetsslag"), text=text))
     if "fardigheter" in char:
         names = char.get("fardighetsnamn", {})
