@@ -603,7 +603,9 @@ def table_title(table, labels) -> str:
     found = labels.get(table.name)
     if found:
         return found
-    first = re.split(r"(?<=[.:;])\s", table.description or "", maxsplit=1)[0].rstrip(".:;")
+    # a whole first sentence only: "Vem rollpersonen är i grunden: tärningar ..." cut at
+    # its colon would leave a title and a lower-case fragment under it
+    first = re.split(r"(?<=[.])\s", table.description or "", maxsplit=1)[0].rstrip(".")
     return first if first and len(first) <= 60 else labels(table.name)
 
 
@@ -641,6 +643,7 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         # "Blodarv" and "Blodarvene i Valhel.")
         if text.startswith(title) and text[len(title) : len(title) + 1] in ("", ".", ":", ";"):
             text = text[len(title) :].lstrip(".:; ")
+            text = text[:1].upper() + text[1:]  # "Hátrányok: bármilyen ..." -> "Bármilyen ..."
         text = text or None
         if table.die:
             title += f" ({labels.dice(table.die.text)})"
