@@ -155,6 +155,8 @@ class Labels:
             for key in NAME_KEYS:
                 if isinstance(entry.get(key), str):
                     return entry[key]
+                if isinstance(entry.get(key), dict) and set(entry[key]) == {"male", "female"}:
+                    return " / ".join(entry[key][g] for g in ("male", "female"))  # gendered
         if isinstance(entry_id, str) and entry_id in self.labels:
             return self.labels[entry_id]
         if isinstance(entry_id, str) and not _SLUG.match(entry_id):
