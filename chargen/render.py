@@ -297,12 +297,16 @@ def choose_columns(
                 out.append(max(head, body))
             return out
 
+        # columns of one priority shrink together, a form at a time, so a row of seven
+        # like columns never mixes full and short headers ("Stark Tålig Uppm Öve")
         order = sorted(keep, key=lambda i: (columns[i].priority, -i))
         while sum(widths(False)) > room:
             grown = next((i for i in order if level[i] < len(forms[i]) - 1), None)
             if grown is None:
                 break
-            level[grown] += 1
+            for i in order:
+                if columns[i].priority == columns[grown].priority and level[i] < len(forms[i]) - 1:
+                    level[i] += 1
         if sum(widths(False)) > room and sum(widths(True)) > room:
             return None
         natural = widths(False)
