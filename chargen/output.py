@@ -127,13 +127,41 @@ def roster(
             text = "\n".join(roster_lines(heads, final, body, numeric))
         return text + "\n" if first else "\n" + text + "\n"
 
+    filled: set[int] = set()  # columns with text in some row (an empty one is not left out)
     for item in items:
         rows.append([get(item) for get in getters])
+        filled.update(i for i, c in enumerate(rows[-1]) if c)
         if len(rows) == ROSTER_CHUNK:
             yield flush()
             rows, first = [], False
     if rows:
         yield flush()
+    if chosen is not None:
+        yield from legend(labels, forms, chosen, filled, max(width, 20))
+
+
+def legend(
+    labels, forms: list[list[str]], chosen: tuple, filled: set[int], width: int
+) -> Iterator[str]:
+    """The lines under a plain-text roster, for a labels file that opts in: the short
+    headers spelled out (`[words] legend`, "Förkortningar: {items}.") and the columns
+    left out to fit the width (`[words] dropped`), which the JSON still holds."""
+    from chargen.render import wrap
+
+    keep, heads, _widths = chosen
+    lines: list[str] = []
+    template = labels.words.get("legend")
+    shortened = [
+        f"{h} = {forms[i][0]}" for i, h in zip(keep, heads, strict=True) if h != forms[i][0]
+    ]
+    if template and shortened:
+        lines += wrap(template.format(items=", ".join(shortened)), width, "  ")
+    template = labels.words.get("dropped")
+    left_out = [forms[i][0] for i in sorted(filled) if i not in keep]
+    if template and left_out:
+        lines += wrap(template.format(items=", ".join(left_out)), width, "  ")
+    if lines:
+        yield "\n" + "\n".join(lines) + "\n"
 
 
 def _getter(col, labels, tables):
@@ -180,7 +208,7 @@ def step_sheet(system, char: dict, tables=None, step=None) -> list:
     from chargen.procedure import Section
 
     labels = tables.labels if tables is not None else _legacy(system)
-    head = [[labels.word("name"), char.get("name") or ""]]
+    head = [[labels.word("name"), char["name"]]] if char.get("name") else []  # not yet named
     head.append([labels.word("step"), labels(step.id) if step is not None else char["step"]])
     head.append([labels.word("seed"), char["seed"]])
     sections = [Section(labels(system.id) if system.id in labels else system.name, rows=head)]
@@ -275,7 +303,7 @@ def render(
             )
         from chargen.procedure import Column
 
-        columns = [
+        columns = list(step.roster) or [
             Column("name", priority=9),
             *(
                 Column(f, (lambda c, f=f: _shown(labels, f, c.get(f), tables)), wrap=True)
@@ -531,7 +559,8 @@ def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
     if kind.endswith("]+"):
         kind = kind[:-1]
     if kind.startswith("list[") and isinstance(value, list):
-        return ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
+        shown = ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
+        return shown or labels.word("none")  # "Avståndsvapen: inga", not "Avståndsvapen: "
     if kind.startswith("dict[") and isinstance(value, dict):
         inner = kind[5:-1]
         return ", ".join(
@@ -583,7 +612,9 @@ def table_title(table, labels) -> str:
     found = labels.get(table.name)
     if found:
         return found
-    first = re.split(r"(?<=[.:;])\s", table.description or "", maxsplit=1)[0].rstrip(".:;")
+    # a whole first sentence only: "Vem rollpersonen är i grunden: tärningar ..." cut at
+    # its colon would leave a title and a lower-case fragment under it
+    first = re.split(r"(?<=[.])\s", table.description or "", maxsplit=1)[0].rstrip(".")
     return first if first and len(first) <= 60 else labels(table.name)
 
 
@@ -621,6 +652,7 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         # "Blodarv" and "Blodarvene i Valhel.")
         if text.startswith(title) and text[len(title) : len(title) + 1] in ("", ".", ":", ";"):
             text = text[len(title) :].lstrip(".:; ")
+            text = text[:1].upper() + text[1:]  # "Hátrányok: bármilyen ..." -> "Bármilyen ..."
         text = text or None
         if table.die:
             title += f" ({labels.dice(table.die.text)})"

@@ -42,7 +42,9 @@ class Step:
 
     `fields` are the character keys the step writes (what `chargen SYSTEM STEP`
     prints); `lists` the tables (glob patterns allowed) that `--list` shows;
-    `command=False` keeps a step (such as the name) out of the subcommands.
+    `command=False` keeps a step (such as the name) out of the subcommands;
+    `roster` the Columns of a batch of this step alone (`chargen SYSTEM STEP -n 5`),
+    when its fields do not read well one per column.
     """
 
     id: str
@@ -52,6 +54,7 @@ class Step:
     label: str = ""
     help: str = ""
     command: bool = True
+    roster: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

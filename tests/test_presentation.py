@@ -25,7 +25,7 @@ from chargen.systems import available, load
 
 SYSTEMS = available()
 # Systems whose output still shows ids, reprs or unlabelled keys somewhere.
-PENDING_SCAN = {"spelsystemet"}
+PENDING_SCAN: set[str] = set()
 # Systems whose sheets, steps or rosters are not yet within the width.
 # savage: `savage pc --seed 126` fails (two grades of one Hátrány drawn), and so does -n 30.
 PENDING_WIDTH: set[str] = set()

@@ -41,8 +41,9 @@ KP_FRACTIONS = {
 }
 MELEE = {name: row for name, *row in melee_rows()}  # name -> [Skada, Typ, L, grepp]
 RANGED = {name: row for name, *row in ranged_rows()}  # name -> [Skada, Typ, Eh, Sv]
-ARMOUR = {n: (h, k, s) for n, h, k, s in armour_rows("Rustning SP: H K S")}
-HELMETS = {n: (h, k, s) for n, h, k, s in armour_rows("Hjälm SP: H K S")}
+# by name as the sheet writes it: the document's, in Swedish capitals ("Hårt läder")
+ARMOUR = {n[0] + n[1:].lower(): (h, k, s) for n, h, k, s in armour_rows("Rustning SP: H K S")}
+HELMETS = {n[0] + n[1:].lower(): (h, k, s) for n, h, k, s in armour_rows("Hjälm SP: H K S")}
 
 
 def ceil(fraction) -> int:
@@ -314,7 +315,7 @@ def test_armour_rows_are_the_documents_and_cover_each_body_part(everyone):
             assert (str(piece["sp"]["h"]), str(piece["sp"]["k"])) == (h, k)
             assert s.startswith(str(piece["sp"]["s"]))
             if piece.get("under"):
-                assert piece["namn"] in ("Tyg", "Tjockt Tyg", "Kvilt", "Stoppning", "Mjukt Läder")
+                assert piece["namn"] in ("Tyg", "Tjockt tyg", "Kvilt", "Stoppning", "Mjukt läder")
             if piece["tabell"] == "hjalmar":
                 assert piece["kroppsdelar"] == ["huvud"]
             for part in piece["kroppsdelar"]:

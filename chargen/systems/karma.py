@@ -20,7 +20,7 @@ from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
 from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
-from chargen.procedure import Column, Context, Option, Section, Step, System
+from chargen.procedure import Column, Context, Option, Part, Section, Step, System
 from chargen.tables import Spec, Tables, key_line, parse_range
 
 EGENSKAPER = ("stark", "talig", "smidig", "uppmarksam", "overtygande", "stridsvan", "traffsaker")
@@ -68,7 +68,6 @@ SPECS = {
 
 # Display words live in tables/karma/etiketter.toml (chargen.labels).
 LABELS = builtin_labels("karma")
-SARDRAG_TYP = {"fordel": "fördel", "nackdel": "nackdel", "neutral": "neutral"}
 KARMA_TYP = {"egen": "egen", "grupp": "gemensam i gruppen"}
 
 
@@ -357,6 +356,8 @@ def npc(char: dict, ctx: Context) -> None:
         {"id": b["id"], "namn": ctx.text(b["name"]), "tarningar": _between(rand, lo, hi)}
         for b in backgrounds
     ]
+    for b in backgrounds:  # their ids count for what excludes them (an enarmad bågskytt)
+        ctx.note(b, "bakgrunder")
     _sentence(char, ctx, template)  # before the Särdrag: their exclusions concern only them
     count = template["sardrag"]
     char["sardrag"] = _sardrag_rows(ctx.draw("sardrag", count), ctx) if count else []
@@ -395,39 +396,63 @@ def _karma_line(char: dict) -> str | None:
 
 
 def sheet(char: dict, tables: Tables) -> list[Section]:
-    eg = char["egenskaper"]
-    head = [["Namn", char["name"]]]
+    """The sheet; every word from tables/karma/etiketter.toml."""
+    L = tables.labels
+    head = [[L("name"), char["name"]]]
     if char.get("template"):
-        head.append(["Mall", char.get("mall_namn") or char["template"]])
+        head.append([L("mall"), char.get("mall_namn") or char["template"]])
     line = _karma_line(char)
     if line is not None:
-        head.append(["Karma", line])
-    sections = [
-        Section("Rollperson" if char["kind"] == "pc" else "Spelledarperson", rows=head),
-        Section("Egenskaper", rows=[[LABELS[e], f"{eg[e]}T6"] for e in EGENSKAPER]),
-        Section(
-            "Bakgrunder", rows=[[b["namn"], f"{b['tarningar']}T6"] for b in char["bakgrunder"]]
-        ),
-        Section(
-            "Särdrag",
-            text=", ".join(f"{s['namn']} ({SARDRAG_TYP[s['typ']]})" for s in char["sardrag"])
-            or "Inga",
-        ),
-        Section("Last och dygd", text=char["mening"] + "."),
-    ]
-    rules = ROLL_RULE if line is None else ROLL_RULE + "\n" + KARMA_RULE
-    sections.append(Section("Slag", text=rules))
+        head.append([L("karma"), line])
+    title = L("rollperson") if char["kind"] == "pc" else L("spelledarperson")
+    sections = [Section(title, rows=head)]
+    sections += _egenskaper(char, tables) + _bakgrunder(char, tables)
+    sections += _sardrag(char, tables) + _mening(char, tables)
+    rules = L("regel_slag") if line is None else L("regel_slag") + "\n" + L("regel_karma")
+    sections.append(Section(L("slag"), text=rules))
     return sections
 
 
-ROLL_RULE = (
-    "4-6 är Lyckade och ligger kvar, 1-3 Slängs; för varje slängd 1:a kasseras en tärning "
-    "från Kontroll."
-)
-KARMA_RULE = (
-    "Karma: högst lika många karmatärningar som Egenskapens eller Bakgrundens tärningar "
-    "läggs i handen före slaget; misslyckas slaget får man tillbaka dem."
-)
+def _egenskaper(char: dict, tables: Tables) -> list[Section]:
+    L, eg = tables.labels, char["egenskaper"]
+    return [Section(L("egenskaper"), rows=[[L(e), L.dice(eg[e], 6)] for e in EGENSKAPER])]
+
+
+def _bakgrunder(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    rows = [[b["namn"], L.dice(b["tarningar"], 6)] for b in char["bakgrunder"]]
+    return [Section(L("bakgrunder"), rows=rows)]
+
+
+def _sardrag(char: dict, tables: Tables) -> list[Section]:
+    """Each Särdrag with its typ and what it does in play (sardrag.toml `rules`)."""
+    L, table = tables.labels, tables["sardrag"]
+    items = []
+    for s in char["sardrag"]:
+        entry = table.get(s["id"]) if s["id"] in table else {}
+        items.append((f"{s['namn']} ({L(s['typ'])})", entry.get("rules", "")))
+    if not items:
+        return [Section(L("sardrag"), text=L.word("none").capitalize())]
+    return [Section(L("sardrag"), items=items)]
+
+
+def _mening(char: dict, tables: Tables) -> list[Section]:
+    return [Section(tables.labels("mening"), text=char["mening"] + ".")]
+
+
+def _karma_part(char: dict, tables: Tables) -> list[Section]:
+    L = tables.labels
+    return [Section(L("karma"), rows=[[L("karma"), L.count(char["karma"], "karmatarning")]])]
+
+
+# a step alone (`chargen karma sardrag`) shows its piece of the sheet
+PARTS = [
+    Part(("bakgrunder",), _bakgrunder),
+    Part(("egenskaper",), _egenskaper),
+    Part(("sardrag",), _sardrag),
+    Part(("karma",), _karma_part),
+    Part(("last", "dygd", "mening"), _mening),
+]
 
 
 def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
@@ -451,14 +476,18 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
         ]
         for c in chars
     ]
-    headers = ["Namn", "Mall", *(LABELS[e][:4] for e in EGENSKAPER), "Bakgrunder"]
+    L = tables.labels
+    headers = [L("name"), L("mall"), *((L.short(e) or [L(e)])[-1] for e in EGENSKAPER)]
+    headers.append(L("bakgrunder"))
+    legend = ", ".join(f"{(L.short(e) or [L(e)])[-1]} = {L(e)}" for e in EGENSKAPER)
     return [
         Section("Band", rows=head),
         Section("Medlemmar", headers=headers, rows=rows),
         Section(
             "Bandets karma",
             text="Bandet delar en näve karma, gemensamt i gruppen: varje medlem får lägga "
-            "tärningar ur den, högst så många som Egenskapens eller Bakgrundens tärningar.",
+            "tärningar ur den, högst så många som Egenskapens eller Bakgrundens tärningar.\n"
+            + L.word("legend").format(items=legend),
         ),
     ]
 
@@ -539,10 +568,11 @@ SYSTEM = System(
         ),
     ],
     sheet=sheet,
+    parts=PARTS,
     batch_sheet=batch_sheet,
     check=check_pack,
     roster=[
-        Column("name", priority=9),
+        Column("name", priority=9, wrap=True),  # a long name wraps, the Egenskaper stay
         Column("mall_namn", priority=8),
         *[Column(e, _short(e), priority=6) for e in EGENSKAPER],
         Column("karma", _roster_karma, priority=7),

@@ -12,6 +12,7 @@ skills and kit come from an authored yrke that fits a genre.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect
 from collections.abc import Callable
@@ -102,6 +103,7 @@ SPECS = {
             "prefix": "str",
             "namn_per_genre": "dict[str]",
             "genrer": "list[id:genrer]",
+            "gemen": "bool",
         },
     ),
     "narstridsvapen": Spec(
@@ -176,12 +178,6 @@ SPECS = {
 
 # Display words live in tables/spelsystemet/etiketter.toml (chargen.labels).
 LABELS = builtin_labels("spelsystemet")
-GROUP_TITLES = {
-    "vanliga": "Vanliga färdigheter",
-    "kunskap": "Kunskapsfärdigheter",
-    "strid": "Stridsfärdigheter",
-    "yrke": "Yrkesfärdigheter",
-}
 
 # "Grund", "Grund+1", "Grund-3*", "G-2*", "G": the character's Grundskada moved N steps.
 _GRUND = re.compile(r"^(?:Grund|G)\s*(?:([+-])\s*(\d+))?(\*{0,2})$")
@@ -322,6 +318,8 @@ def _skill_label(skill: dict, genre_id: str, spec: str | None) -> str:
     if spec is None:
         return base or skill["name"]
     prefix = base or skill.get("prefix", "")
+    if prefix and skill.get("gemen"):  # a common noun after a verb: "Spela luta", "Rida häst"
+        spec = spec[:1].lower() + spec[1:]
     return f"{prefix} {spec}".strip()
 
 
@@ -695,7 +693,8 @@ class _Job:
 
 def _implied_specs(job: dict, tables: Tables, genre_id: str) -> dict[str, tuple[str, ...]]:
     """Skill id -> the specifications a yrke implies for its <klass> skills in a genre:
-    those of its `specifikationer` the genre lists (all of them if the genre lists none)."""
+    those of its `specifikationer` the genre lists (all of them if the genre lists none;
+    none if the genre's list has none of them, so one of the genre's own is drawn)."""
     genre = tables["genrer"].get(genre_id)
     skills = tables["fardigheter"]
     out = {}
@@ -703,7 +702,8 @@ def _implied_specs(job: dict, tables: Tables, genre_id: str) -> dict[str, tuple[
         klass = skills.get(skill_id, "färdighet").get("klass")
         offered = genre.get(klass, ()) if klass else ()
         here = tuple(w for w in wanted if w in offered)
-        if wanted:
+        # none of them here (a fantasy prisjägare's Svävare): one of the genre's own instead
+        if wanted and (here or not offered):
             out[skill_id] = here or tuple(wanted)
     return out
 
@@ -1121,9 +1121,9 @@ def yrke(char: dict, ctx: Context) -> None:
     else:
         entry = plans.template_job(char["template"], genre_id)
         template = ctx.table("mallar").get(char["template"])
-        char["mall_namn"] = genre_name(template, genre_id)
+        char["mall_namn"] = ctx.text(genre_name(template, genre_id))
     char["yrke"] = entry["id"]
-    char["yrke_namn"] = genre_name(entry, genre_id)
+    char["yrke_namn"] = ctx.text(genre_name(entry, genre_id))
     _skills(char, ctx, plans, plans.job(entry["id"], genre_id))
 
 
@@ -1365,8 +1365,8 @@ def npc(char: dict, ctx: Context) -> None:
     char["kp"] = plans.kp(lp).copy()
     entry = plans.template_job(template["id"], char["genre"])
     char["yrke"] = entry["id"]
-    char["yrke_namn"] = genre_name(entry, char["genre"])
-    char["mall_namn"] = genre_name(template, char["genre"])
+    char["yrke_namn"] = ctx.text(genre_name(entry, char["genre"]))
+    char["mall_namn"] = ctx.text(genre_name(template, char["genre"]))
     job = plans.job(entry["id"], char["genre"])
     _skills(char, ctx, plans, job)
     _weapons(char, ctx, plans, job)
@@ -1427,7 +1427,7 @@ PC_STEPS = [
     Step(
         "vapen",
         vapen,
-        fields=("yrke", "grundskada", "vapen"),
+        fields=("yrke", "yrke_namn", "grundskada", "vapen"),
         lists=("narstridsvapen", "avstandsvapen"),
         label="Vapen",
         help="Weapons from the document's tables with their actual damage.",
@@ -1435,7 +1435,7 @@ PC_STEPS = [
     Step(
         "rustning",
         rustning,
-        fields=("yrke", "rustningspaket", "rustning", "skydd", "trotthetsslag"),
+        fields=("yrke", "yrke_namn", "rustningspaket", "rustning", "skydd", "trotthetsslag"),
         lists=("rustningar", "hjalmar", "rustningspaket"),
         label="Rustning",
         help="Armour and helmet per body part, SP H/K/S and fatigue rolls.",
@@ -1443,116 +1443,125 @@ PC_STEPS = [
 ]
 
 # -- the sheet ---------------------------------------------------------------------------
+#
+# Every word comes from tables/spelsystemet/etiketter.toml (`tables.labels`), so a pack can
+# rename or translate it; the sheet is also cut into Parts, so a step alone shows its piece.
 
 
-def _part_label(part: str) -> str:
-    return LABELS.get(part, part.replace("_", " ").capitalize())
+def _group_title(L, group: str) -> str:
+    """A skill group's heading ("Vanliga färdigheter"); the yrke group's label is
+    `yrke_grupp` (`yrke` is the field)."""
+    key = "yrke_grupp" if group == "yrke" else group
+    return L.get(key) or L(key)
 
 
 def sheet(char: dict, tables: Tables) -> list[Section]:
     """The Swedish character sheet; a step alone shows only what it made."""
-    head = [["Namn", char.get("name") or ""]]
-    for key, label in (
-        ("mall_namn", "Mall"),
-        ("genre_namn", "Genre"),
-        ("art_namn", "Art"),
-        ("yrke_namn", "Yrke"),
-    ):
+    L = tables.labels
+    head = [[L("name"), char["name"]]] if char.get("name") else []
+    for key in ("mall_namn", "genre_namn", "art_namn", "yrke_namn"):
         if key in char:
-            head.append([label, char[key]])
+            head.append([L(key), char[key]])
     if "grundskada" in char and "lp" not in char:  # the vapen step alone
-        head.append(["Grundskada", char["grundskada"]])
-    sections = [Section("Rollperson" if char.get("kind") == "pc" else "Spelledarperson", rows=head)]
+        head.append([L("grundskada"), char["grundskada"]])
+    title = L("rollperson") if char.get("kind") == "pc" else L("spelledarperson")
+    sections = [Section(title, rows=head)]
     if "grundegenskaper" in char:
-        g, mx = char["grundegenskaper"], char.get("artmaximum", {})
-        sections.append(
-            Section(
-                "Grundegenskaper",
-                headers=["Egenskap", "Värde", "Artmaximum"],
-                rows=[[LABELS[k], g[k], mx.get(k, "")] for k in GRUNDEGENSKAPER],
-            )
-        )
+        g, mx = char["grundegenskaper"], char.get("artmaximum")
+        headers = [L("egenskap"), L("varde")] + ([L("artmaximum")] if mx else [])
+        rows = [[L(k), g[k], *([mx.get(k, "")] if mx else [])] for k in GRUNDEGENSKAPER]
+        sections.append(Section(L("grundegenskaper"), headers=headers, rows=rows))
     if "lp" in char:
-        sections.append(
-            Section(
-                "Beräknade egenskaper",
-                rows=[
-                    ["LP", char["lp"]],
-                    ["Snabbhet", char["snabbhet"]],
-                    ["Grundskada", char["grundskada"]],
-                ],
-            )
-        )
+        rows = [[L(k), char[k]] for k in ("lp", "snabbhet", "grundskada")]
+        sections.append(Section(L("beraknade"), rows=rows))
     if "kp" in char or "skydd" in char:
-        parts = list(char.get("kp") or char.get("skydd"))
-        covering: dict[str, list[str]] = {p: [] for p in parts}
-        for piece in char.get("rustning", ()):
-            for p in piece["kroppsdelar"]:
-                covering.setdefault(p, []).append(piece["namn"])
-        rows = []
-        for p in parts:
-            sp = char.get("skydd", {}).get(p, {})
-            s = sp.get("s", "")
-            if "laser" in sp:
-                s = f"{s}({sp['laser']})"
-            rows.append(
-                [
-                    _part_label(p),
-                    char.get("kp", {}).get(p, ""),
-                    ", ".join(covering.get(p, ())) or "-",
-                    sp.get("h", ""),
-                    sp.get("k", ""),
-                    s,
-                ]
-            )
-        sections.append(
-            Section(
-                "Kroppsdelar",
-                headers=["Kroppsdel", "KP", "Rustning", "SP H", "SP K", "SP S"],
-                rows=rows,
-            )
-        )
+        sections.append(_body_parts(char, L))
     if "trotthetsslag" in char:
         t = char["trotthetsslag"]
-        sections.append(
-            Section(
-                "Trötthetsslag",
-                text=f"{t['summa']} HÄL-slag per uppsättning ({t['grund']} som grund"
-                f", +{t['tungt_pansar']} för tungt pansar, +{t['hjalm']} för hjälm)."
-                + (f" Rustning: {char['rustningspaket']}." if "rustningspaket" in char else ""),
-            )
+        text = L("trotthetsslag_text").format(
+            summa=t["summa"], grund=t["grund"], tungt_pansar=t["tungt_pansar"], hjalm=t["hjalm"]
         )
+        if "rustningspaket" in char:
+            text += "\n" + L("rustningspaket_text").format(namn=char["rustningspaket"])
+        sections.append(Section(L("trotthetsslag"), text=text))
     if "fardigheter" in char:
         names = char.get("fardighetsnamn", {})
         for group, keys in char.get("fardighetsgrupper", {}).items():
             rows = [[names.get(k, k), char["fardigheter"][k]] for k in keys]
             if rows:
                 rows.sort(key=lambda r: r[0])
-                sections.append(Section(GROUP_TITLES.get(group, group), rows=rows))
+                sections.append(Section(_group_title(L, group), rows=rows))
     if "vapen" in char:
-        rows = []
-        for w in char["vapen"]:
-            reach = (
-                f"L {w['langd']}"
-                if "langd" in w
-                else f"Eh {w['eldhastighet']}, Sv {w['skottvidd_meter']} m"
-            )
-            name, code = w["namn"], w["skada"]
-            if "stridskonst" in w:
-                name = f"{name} ({w['stridskonst']})"
-                code = f"{code} +{w['stridskonst_steg']} steg"
-            rows.append([name, code, w["faktisk_skada"], w["typ"], reach, w.get("varde", "")])
-        sections.append(
-            Section(
-                "Vapen",
-                headers=["Vapen", "Skada", "Faktisk skada", "Typ", "L / Eh, Sv", "Färdighet"],
-                rows=rows,
-            )
-        )
-        notes = weapon_notes(char["vapen"], tables)
-        if notes:
-            sections.append(Section("Om vapnen", text="\n".join(notes)))
+        sections += _weapon_sections(char["vapen"], tables)
     return sections
+
+
+def _body_parts(char: dict, L) -> Section:
+    """KP per body part (beräknade) and the armour on it (rustning): the columns of what
+    the character has."""
+    kp, skydd = char.get("kp"), char.get("skydd")
+    parts = list(kp or skydd)
+    covering: dict[str, list[str]] = {p: [] for p in parts}
+    for piece in char.get("rustning", ()):
+        for p in piece["kroppsdelar"]:
+            covering.setdefault(p, []).append(piece["namn"])
+    headers = [L("kroppsdel")] + ([L("kp")] if kp else [])
+    if skydd:
+        headers += [L("rustning"), L("sp_h"), L("sp_k"), L("sp_s")]
+    rows = []
+    for p in parts:
+        row = [L.get(p) or L(p), *([kp.get(p, "")] if kp else [])]
+        if skydd:
+            sp = skydd.get(p, {})
+            s = sp.get("s", "")
+            if "laser" in sp:
+                s = f"{s}({sp['laser']})"
+            row += [", ".join(covering.get(p, ())) or "-", sp.get("h", ""), sp.get("k", ""), s]
+        rows.append(row)
+    return Section(L("kroppsdelar"), headers=headers, rows=rows)
+
+
+def _weapon_sections(weapons: list[dict], tables: Tables) -> list[Section]:
+    L = tables.labels
+    rows = []
+    for w in weapons:
+        if "langd" in w:
+            reach = f"{L('langd')} {w['langd']}"
+        else:
+            reach = f"{L('eh')} {w['eldhastighet']}, {L('sv')} {w['skottvidd_meter']} {L('meter')}"
+        name, code = w["namn"], w["skada"]
+        if "stridskonst" in w:
+            name = f"{name} ({w['stridskonst']})"
+            code = f"{code} +{w['stridskonst_steg']} {L('steg')}"
+        rows.append([name, code, w["faktisk_skada"], w["typ"], reach, w.get("varde", "")])
+    headers = [L(k) for k in ("vapen", "skada", "faktisk_skada", "typ", "rackvidd", "fardighet")]
+    sections = [Section(L("vapen"), headers=headers, rows=rows)]
+    notes = weapon_notes(weapons, tables) + weapon_terms(weapons, tables)
+    if notes:
+        sections.append(Section(L("om_vapnen"), text="\n".join(notes)))
+    return sections
+
+
+def weapon_terms(weapons: list[dict], tables: Tables) -> list[str]:
+    """What the weapon table's codes mean, for the codes the character's weapons use:
+    Grund±N, the * and ** marks, L, and Eh and Sv (the document's "Förkortningar" and the
+    notes under its weapon tables), worded in etiketter.toml."""
+    L, rules = tables.labels, tables["regler"].settings
+    codes = [w["skada"] for w in weapons]
+    out = []
+    if any(_GRUND.match(c.strip()) for c in codes):
+        out.append(L("forklaring_grund"))
+    if any(c.rstrip().endswith("*") and not c.rstrip().endswith("**") for c in codes):
+        out.append(L("forklaring_stjarna").format(minst=rules["stjarna_minst"]))
+    if any(c.rstrip().endswith("**") for c in codes):
+        out.append(L("forklaring_dubbelstjarna").format(hogst=rules["dubbelstjarna_hogst"]))
+    if any("langd" in w for w in weapons):
+        out.append(L("forklaring_langd"))
+    if any("eldhastighet" in w for w in weapons):
+        out.append(L("forklaring_eh_sv"))
+    if any(str(w.get("eldhastighet", "")).endswith("+") for w in weapons):
+        out.append(L("forklaring_automateld"))
+    return out
 
 
 def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
@@ -1568,15 +1577,18 @@ def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
     return [f"{', '.join(dict.fromkeys(names))}: {text}" for text, names in by_note.items()]
 
 
-def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False) -> Part:
+def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False, unless: str = "") -> Part:
     """A Part of the sheet for a step alone: the sections `sheet` makes from the character
-    fields `keys` (and `extra` when present); `head`: the head rows they make."""
+    fields `keys` (and `extra` when present); `head`: the head rows they make; `unless`:
+    nothing when the character has that field (another Part shows it)."""
 
     def build(char: dict, tables: Tables) -> list[Section]:
+        if unless and unless in char:
+            return []
         part = {"kind": char.get("kind"), **{k: char[k] for k in keys + extra if k in char}}
         sections = sheet(part, tables)
         if head:  # the head's rows but the name
-            rows = [r for r in sections[0].rows if r[0] != "Namn"]
+            rows = [r for r in sections[0].rows if r[0] != tables.labels("name")]
             return [Section(sections[0].title, rows=rows)] if rows else []
         return sections[1:]
 
@@ -1584,18 +1596,20 @@ def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False) -> Part:
 
 
 def _tongues(char: dict, tables: Tables) -> list[Section]:
-    names = char["fardighetsnamn"]
-    rows = [["Modersmål", names.get(char["modersmal"], "")]]
+    L, names = tables.labels, char["fardighetsnamn"]
+    rows = [[L("modersmal"), names.get(char["modersmal"], "")]]
     if char.get("gemensamt_sprak") and char["gemensamt_sprak"] != char["modersmal"]:
-        rows.append(["Gemensamt språk", names.get(char["gemensamt_sprak"], "")])
-    return [Section("Språk", rows=rows)]
+        rows.append([L("gemensamt_sprak"), names.get(char["gemensamt_sprak"], "")])
+    return [Section(L("sprak"), rows=rows)]
 
 
 PARTS = [
     _piece("genre", "genre_namn", head=True),
     _piece("art", "art_namn", head=True),
     _piece("yrke", "yrke_namn", head=True),
-    _piece("grundegenskaper", extra=("artmaximum",)),
+    # with the artmaximum (the grundegenskaper step), else without (beräknade shows them)
+    _piece("grundegenskaper", "artmaximum"),
+    _piece("grundegenskaper", unless="artmaximum"),
     _piece("lp", "snabbhet", "grundskada", "kp"),
     Part(("modersmal", "gemensamt_sprak", "fardighetsnamn"), _tongues),
     _piece("fardigheter", "fardighetsnamn", "fardighetsgrupper"),
@@ -1662,6 +1676,71 @@ def check_pack(tables: Tables) -> list[Problem]:
     return out
 
 
+def _gear(char: dict) -> str:
+    return ", ".join(f"{w['namn']} {w['faktisk_skada']}" for w in char["vapen"])
+
+
+def _best_skills(char: dict, count: int = 4) -> str:
+    """A step's batch: the character's best skills, highest first ("Lärare 10, ...")."""
+    names, values = char["fardighetsnamn"], char["fardigheter"]
+    best = sorted(values, key=lambda k: (-values[k], names.get(k, k)))[:count]
+    return ", ".join(f"{names.get(k, k)} {values[k]}" for k in best)
+
+
+def _stat(g: str) -> Callable[[dict], int]:
+    return lambda c: c["grundegenskaper"][g]
+
+
+STATS = [Column(g, _stat(g), priority=6) for g in GRUNDEGENSKAPER]
+ROSTER = [
+    Column("name", priority=9, wrap=True),  # a long name wraps, the grundegenskaper stay
+    Column("mall_namn", priority=5),
+    Column("yrke_namn", priority=8),
+    Column("genre_namn", priority=4),
+    Column("art_namn", priority=3),
+    *STATS,
+    Column("lp", priority=7),
+    Column("snabbhet", priority=5),
+    Column("grundskada", priority=7),
+    Column("vapen", _gear, priority=2, wrap=True),
+]
+# a step of a batch (`chargen spelsystemet yrke -n 5`): the columns of that part of the sheet
+STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
+    "genre": (Column("genre_namn", priority=9),),
+    "art": (Column("genre_namn", priority=8), Column("art_namn", priority=9)),
+    "grundegenskaper": (Column("name", priority=9), Column("art_namn", priority=8), *STATS),
+    "beraknade": (
+        Column("name", priority=9),
+        *STATS,
+        Column("lp", priority=8),
+        Column("snabbhet", priority=7),
+        Column("grundskada", priority=8),
+    ),
+    "yrke": (
+        Column("name", priority=9),
+        Column("yrke_namn", priority=8),
+        Column("modersmal", lambda c: c["fardighetsnamn"][c["modersmal"]], priority=5),
+        Column("basta_fardigheter", _best_skills, priority=7, wrap=True),
+    ),
+    "vapen": (
+        Column("name", priority=9),
+        Column("yrke_namn", priority=7),
+        Column("grundskada", priority=8),
+        Column("vapen", _gear, priority=8, wrap=True),
+    ),
+    "rustning": (
+        Column("name", priority=9),
+        Column("yrke_namn", priority=7),
+        Column("rustningspaket", priority=8, wrap=True),
+        Column("trotthetsslag", lambda c: c["trotthetsslag"]["summa"], priority=6),
+    ),
+}
+PC_STEPS = [
+    dataclasses.replace(s, roster=STEP_ROSTERS[s.id]) if s.id in STEP_ROSTERS else s
+    for s in PC_STEPS
+]
+
+
 SYSTEM = System(
     id="spelsystemet",
     name="Spelsystemet",
@@ -1685,26 +1764,5 @@ SYSTEM = System(
     sheet=sheet,
     parts=PARTS,
     check=check_pack,
-    roster=[
-        Column("name", priority=9),
-        Column("mall_namn", priority=4),
-        Column("genre_namn", priority=6),
-        Column("art_namn", priority=3),
-        Column("yrke_namn", priority=8),
-        *[
-            Column(
-                g, (lambda c, g=g: c["grundegenskaper"][g]), priority=5 if g in "ski sto sty" else 3
-            )
-            for g in GRUNDEGENSKAPER
-        ],
-        Column("lp", priority=8),
-        Column("snabbhet", priority=4),
-        Column("grundskada", priority=7),
-        Column(
-            "vapen",
-            lambda c: ", ".join(f"{w['namn']} {w['faktisk_skada']}" for w in c["vapen"]),
-            priority=2,
-            wrap=True,
-        ),
-    ],
+    roster=ROSTER,
 )
