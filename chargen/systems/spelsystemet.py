@@ -1462,6 +1462,8 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
     for key in ("mall_namn", "genre_namn", "art_namn", "yrke_namn"):
         if key in char:
             head.append([L(key), char[key]])
+    if "modersmal" in char and "fardighetsnamn" in char:
+        head.append([L("modersmal"), _tongue(char, "modersmal", tables)])
     if "grundskada" in char and "lp" not in char:  # the vapen step alone
         head.append([L("grundskada"), char["grundskada"]])
     title = L("rollperson") if char.get("kind") == "pc" else L("spelledarperson")
@@ -1595,11 +1597,21 @@ def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False, unless: 
     return Part(keys, build)
 
 
+def _tongue(char: dict, key: str, tables: Tables | None = None) -> str:
+    """A language the character speaks, by its name ("Allmänspråket", not the skill's
+    "Språk Allmänspråket")."""
+    label = char["fardighetsnamn"].get(char[key], "")
+    prefix = "Språk"
+    if tables is not None and "sprak" in tables["fardigheter"]:
+        prefix = tables["fardigheter"].get("sprak").get("prefix", prefix)
+    return label.removeprefix(prefix + " ")
+
+
 def _tongues(char: dict, tables: Tables) -> list[Section]:
-    L, names = tables.labels, char["fardighetsnamn"]
-    rows = [[L("modersmal"), names.get(char["modersmal"], "")]]
+    L = tables.labels
+    rows = [[L("modersmal"), _tongue(char, "modersmal", tables)]]
     if char.get("gemensamt_sprak") and char["gemensamt_sprak"] != char["modersmal"]:
-        rows.append([L("gemensamt_sprak"), names.get(char["gemensamt_sprak"], "")])
+        rows.append([L("gemensamt_sprak"), _tongue(char, "gemensamt_sprak", tables)])
     return [Section(L("sprak"), rows=rows)]
 
 
@@ -1719,7 +1731,7 @@ STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
     "yrke": (
         Column("name", priority=9),
         Column("yrke_namn", priority=8),
-        Column("modersmal", lambda c: c["fardighetsnamn"][c["modersmal"]], priority=5),
+        Column("modersmal", lambda c: _tongue(c, "modersmal"), priority=5),
         Column("basta_fardigheter", _best_skills, priority=7, wrap=True),
     ),
     "vapen": (
