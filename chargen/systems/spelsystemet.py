@@ -1563,20 +1563,30 @@ def weapon_terms(weapons: list[dict], tables: Tables) -> list[str]:
         out.append(L("forklaring_eh_sv"))
     if any(str(w.get("eldhastighet", "")).endswith("+") for w in weapons):
         out.append(L("forklaring_automateld"))
+    if any(w.get("typ") == "Stick" for w in weapons):
+        out.append(L("forklaring_spetsning"))
     return out
 
 
 def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
-    """The document's notes for the weapons carried, each once: "Lans: En lans som ..."."""
+    """The document's notes and rules for the weapons carried, each once: "Lans: En lans
+    som ...", "Svärd, Värja: Svärd ger +1/−1 ..."."""
     by_note: dict[str, list[str]] = {}
     for w in weapons:
         if "stridskonst" in w:
             text = tables["fardigheter"].get("stridskonst").get("description")
             if text:
                 by_note.setdefault(text, []).append(w["stridskonst"])
+        table = tables["narstridsvapen" if "langd" in w else "avstandsvapen"]
+        rules = table.get(w["id"]).get("rules") if w.get("id") in table else None
+        if rules:
+            by_note.setdefault(rules, []).append(w["namn"])
         if w.get("anmarkning"):
             by_note.setdefault(w["anmarkning"], []).append(w["namn"])
-    return [f"{', '.join(dict.fromkeys(names))}: {text}" for text, names in by_note.items()]
+    by_names: dict[str, list[str]] = {}  # one line per weapon (or weapons) with all its texts
+    for text, names in by_note.items():
+        by_names.setdefault(", ".join(dict.fromkeys(names)), []).append(text)
+    return [f"{names}: {' '.join(texts)}" for names, texts in by_names.items()]
 
 
 def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False, unless: str = "") -> Part:
