@@ -19,6 +19,7 @@ and is recorded in `Labels.missing`, which the presentation tests check is empty
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 SECTIONS = ("labels", "short", "plurals", "values", "words", "prompts")
@@ -204,21 +205,15 @@ class Labels:
             return None
         index = getattr(tables, "_name_index", None)
         if index is None:
-            index = {}
-            for name in tables.names():
-                try:
-                    table = tables[name]
-                except Exception:  # noqa: BLE001 - a broken table names nothing
-                    continue
-                for entry in table.entries:
-                    ident = entry.get("id")
-                    if isinstance(ident, str) and ident not in index:
-                        shown = next(
-                            (entry[k] for k in NAME_KEYS if isinstance(entry.get(k), str)), None
-                        )
-                        if shown is not None:
-                            index[ident] = shown
-            tables._name_index = index
+
+            def every_table() -> Iterator[Any]:
+                for name in tables.names():
+                    try:
+                        yield tables[name]
+                    except Exception:  # noqa: BLE001 - a broken table names nothing
+                        continue
+
+            index = tables._name_index = _names_by_id(every_table())
         return index.get(entry_id)
 
     def loaded_name(self, entry_id: str, tables: Any) -> str | None:
@@ -229,16 +224,7 @@ class Labels:
             return None
         cached = getattr(tables, "_loaded_index", None)
         if cached is None or cached[0] != len(loaded):
-            index: dict[str, str] = {}
-            for name in sorted(loaded):
-                for entry in loaded[name].entries:
-                    ident = entry.get("id")
-                    if isinstance(ident, str) and ident not in index:
-                        shown = next(
-                            (entry[k] for k in NAME_KEYS if isinstance(entry.get(k), str)), None
-                        )
-                        if shown is not None:
-                            index[ident] = shown
+            index = _names_by_id(loaded[name] for name in sorted(loaded))
             cached = tables._loaded_index = (len(loaded), index)
         return cached[1].get(entry_id)
 
@@ -307,3 +293,16 @@ def builtin_labels(system: str, name: str = "etiketter", section: str = "labels"
     path = builtin_root() / system / f"{name}.toml"
     with open(path, "rb") as handle:
         return dict(tomllib.load(handle).get(section, {}))
+
+
+def _names_by_id(tables: Iterable[Any]) -> dict[str, str]:
+    """id -> shown name over tables in order (the first table that has an id names it)."""
+    index: dict[str, str] = {}
+    for table in tables:
+        for entry in table.entries:
+            ident = entry.get("id")
+            if isinstance(ident, str) and ident not in index:
+                shown = next((entry[k] for k in NAME_KEYS if isinstance(entry.get(k), str)), None)
+                if shown is not None:
+                    index[ident] = shown
+    return index

@@ -21,6 +21,7 @@ from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 
+from chargen.cache import cache_dir, write_json
 from chargen.errors import ChargenError
 
 # Latin letters for Cyrillic names (a plain scholarly-style romanisation).
@@ -212,7 +213,7 @@ def _usable() -> dict[str, None]:
             f"{n}:{p.stat().st_size}:{int(p.stat().st_mtime)}" for n, p in folders.items()
         ).encode()
     )
-    cache = _cache_dir() / f"locales{_CACHE_VERSION}-{key:08x}.json"
+    cache = cache_dir() / f"locales{_CACHE_VERSION}-{key:08x}.json"
     try:
         listed = json.loads(cache.read_text(encoding="utf-8"))
         if isinstance(listed, list) and all(isinstance(n, str) and n in folders for n in listed):
@@ -220,7 +221,7 @@ def _usable() -> dict[str, None]:
     except (OSError, ValueError):
         pass
     listed = [n for n in folders if _has_names(n)]
-    _write_cache(cache, listed)
+    write_json(cache, listed)
     return dict.fromkeys(listed)
 
 
@@ -241,27 +242,6 @@ _NAME_KEYS = (
 )
 _CACHE_VERSION = 3  # bump when what is cached changes (3: read without eval, checked on load)
 MAX_LOCALE_SHOWN = 40  # characters of an unknown locale repeated in a message
-
-
-def _cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "chargen"
-
-
-def _write_cache(cache: Path, data) -> None:
-    import tempfile
-
-    try:  # a cache is a convenience: any failure to write it is ignored
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, ensure_ascii=False)
-            os.replace(tmp, cache)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        pass
 
 
 def _cached_ok(data) -> bool:
@@ -302,9 +282,7 @@ def _provider_data(locale: str) -> dict:
     if path is None:
         raise unknown_locale(locale)
     stat = path.stat()
-    cache = (
-        _cache_dir() / f"names{_CACHE_VERSION}-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
-    )
+    cache = cache_dir() / f"names{_CACHE_VERSION}-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
     try:
         cached = json.loads(cache.read_text(encoding="utf-8"))
         if _cached_ok(cached):
@@ -314,7 +292,7 @@ def _provider_data(locale: str) -> dict:
     data = {k: v for k, v in _read_provider(locale, path).items() if k.startswith(_NAME_KEYS)}
     data = {k: dict(v) if isinstance(v, dict) else list(v) for k, v in data.items()}
     data = {k: v for k, v in data.items() if _cached_ok({k: v})}
-    _write_cache(cache, data)
+    write_json(cache, data)
     return data
 
 

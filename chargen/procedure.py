@@ -159,6 +159,10 @@ class System:
     labels_table: str = "etiketter"
     # Optional: the sheet as parts (a step alone shows its own); `sheet` may then be None.
     parts: list[Part] = field(default_factory=list)
+    # Optional, for speed: a character as one JSON Lines line (with its newline), exactly
+    # the text of the default encoder (a batch whose members share most of their
+    # fields may splice their encoded parts); None: the default encoder.
+    json_line: Callable[[dict], str] | None = None
 
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})

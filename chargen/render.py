@@ -20,6 +20,16 @@ HANG = "  "  # the hanging indent of a wrapped paragraph
 # -- words and lines -------------------------------------------------------------
 
 
+NBSP = "\u00a0"  # joins words that must stay on one line ("Tung pistol +1": the +1)
+_BREAKS = re.compile(r"[^\S\u00a0]+")
+
+
+def words(text: str) -> list[str]:
+    """The words of a line where it may break: at white space, but not at a no-break
+    space."""
+    return [w for w in _BREAKS.split(text) if w]
+
+
 def cell_text(value: Any) -> str:
     """A cell as text (lists joined; None empty). Systems give display values."""
     if value is None:
@@ -32,14 +42,22 @@ def cell_text(value: Any) -> str:
 def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
     """Lines of at most `width`: words kept whole where they fit, a longer word broken
     with a '-' at each break; `first` starts line one, `indent` every later line.
-    Explicit line breaks in `text` are kept."""
+    Words joined by a no-break space stay on one line while they fit on one (and are
+    printed with a plain space). Explicit line breaks in `text` are kept."""
     width = max(width, len(indent) + 2, len(first) + 2)
     out: list[str] = []
     for n, paragraph in enumerate(str(text).split("\n")):
         lead = first if n == 0 else indent
         line = lead
         fresh = True  # nothing but the lead on this line yet
-        for word in paragraph.split():
+        queue = words(paragraph)[::-1]
+        while queue:
+            word = queue.pop()
+            if NBSP in word:
+                if len(indent) + len(word) > width:  # too long for any line: its parts
+                    queue += word.split(NBSP)[::-1]
+                    continue
+                word = word.replace(NBSP, " ")
             room = width - len(line) - (0 if fresh else 1)
             if len(word) <= room:
                 line = line + word if fresh else f"{line} {word}"
@@ -68,7 +86,7 @@ def _is_number(text: str) -> bool:
 
 
 def _longest_word(lines: Sequence[str]) -> int:
-    return max((len(w) for line in lines for w in line.split()), default=0)
+    return max((len(w) for line in lines for w in words(line)), default=0)
 
 
 # -- tables ----------------------------------------------------------------------
@@ -140,7 +158,7 @@ def table_lines(
 
 def md_escape(value: Any) -> str:
     """A Markdown table cell: pipes escaped, line breaks as <br>."""
-    text = cell_text(value).replace("\\", "\\\\").replace("|", "\\|")
+    text = cell_text(value).replace(NBSP, " ").replace("\\", "\\\\").replace("|", "\\|")
     return "<br>".join(part.strip() for part in text.split("\n"))
 
 
@@ -250,10 +268,20 @@ def choose_columns(
 
     `forms[i]` are column i's header forms, longest first; `cells[r][i]` the texts.
     Headers shrink through their short forms (lowest priority first), wrap columns
-    wrap down to 12, and the lowest-priority columns are dropped until the row fits.
+    wrap down to 12 (or their longest word, up to 16; a priority-9 column to 22), and the lowest-priority columns
+    are dropped until the row fits.
     """
     n = len(columns)
     body_width = [max((len(r[i]) for r in cells), default=0) for i in range(n)]
+    # a wrap column narrows to 12, or to its longest word (up to 16) so that words such
+    # as "Kulsprutepistol" are not broken; the most important (priority 9: the name) to
+    # 22, so that a person's name stays on one line while other columns give way
+    narrow = [
+        min(max(12, max((len(w) for r in cells for w in _BREAKS.split(r[i])), default=0)), 16)
+        if columns[i].priority < 9
+        else 22
+        for i in range(n)
+    ]
 
     def attempt(keep: list[int]) -> tuple[list[str], list[int]] | None:
         level = {i: 0 for i in keep}
@@ -265,7 +293,7 @@ def choose_columns(
                 head = len(forms[i][level[i]])
                 body = body_width[i]
                 if wrapped and columns[i].wrap:
-                    body = min(body, 12)
+                    body = min(body, narrow[i])
                 out.append(max(head, body))
             return out
 
@@ -287,7 +315,7 @@ def choose_columns(
             return heads, natural
         # shrink only the wrap columns
         floors = [
-            w if not columns[i].wrap else max(len(heads[k]), min(w, 12))
+            w if not columns[i].wrap else max(len(heads[k]), min(w, narrow[i]))
             for k, (i, w) in enumerate(zip(keep, natural, strict=True))
         ]
         return heads, fit_widths(natural, floors, width)

@@ -7,7 +7,7 @@ so JavaScript and spreadsheets read it back exactly.
 
 from __future__ import annotations
 
-import secrets
+import os
 
 SEED_LIMIT = 2**53
 _MASK64 = 2**64 - 1
@@ -15,7 +15,7 @@ _MASK64 = 2**64 - 1
 
 def draw_seed() -> int:
     """A fresh batch seed when the user gives none (short enough to type back)."""
-    return secrets.randbelow(2**32)
+    return int.from_bytes(os.urandom(4), "big")  # os, not secrets: 7 ms less start-up
 
 
 def character_seed(batch_seed: int, index: int) -> int:

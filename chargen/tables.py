@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import fnmatch
+import functools
 import math
 import os
 import re
@@ -87,6 +88,7 @@ class Spec:
     order: tuple[tuple[str, str], ...] = ()
 
 
+@functools.cache
 def builtin_root() -> Path:
     """The built-in tables: inside the installed package, or tables/ in a source tree."""
     here = Path(__file__).resolve().parent
@@ -438,6 +440,9 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
     text, fault = read_text(path)
     if fault:
         return None, [Problem(where, 0, fault)]
+    cached = _cached_table(name, path, pack, text)
+    if cached is not None:
+        return cached, []
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -460,7 +465,69 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
         problems = _check_conditions(data, spec, pack, where, text)
     if problems:
         return None, problems
+    _cache_table(name, path, pack, text, data)
     return Table(name, path, spec, data, text), []
+
+
+# -- the parsed built-in tables, cached ---------------------------------------------
+# Parsing and checking the TOML of a sheet's two dozen tables is about half of what
+# `chargen matinee pc` costs. The built-in tables change only with chargen itself, so
+# their checked data is kept as JSON, keyed by the file's text and by chargen's code
+# (the specs and checks live there). A user's pack is always read afresh.
+_TABLE_CACHE_VERSION = 1
+
+
+def _table_cache(name: str, path: Path, pack: Tables, text: str) -> tuple[Path, str] | None:
+    """(cache file, key) for a built-in table, or None for a pack's own file."""
+    if os.environ.get("CHARGEN_NO_CACHE") or path.parent != builtin_root() / pack.system:
+        return None
+    import zlib  # not hashlib: its import alone costs a few ms of every start-up
+
+    from chargen.cache import cache_dir
+
+    # what the checks read besides the text: the spec, effect keys and facts
+    context = (pack.spec_for(name), sorted(pack.effect_keys), pack.facts, pack.pronouns)
+    raw = (text + repr((context, pack.placeholders, _code_stamp()))).encode("utf-8")
+    key = f"{len(raw):x}-{zlib.crc32(raw):08x}-{zlib.adler32(raw):08x}"
+    return cache_dir() / f"tables{_TABLE_CACHE_VERSION}-{pack.system}-{name}.json", key
+
+
+def _cached_table(name: str, path: Path, pack: Tables, text: str) -> Table | None:
+    found = _table_cache(name, path, pack, text)
+    if found is None:
+        return None
+    from chargen.cache import read_json
+
+    cached = read_json(found[0])
+    spec = pack.spec_for(name)
+    if not isinstance(cached, dict) or cached.get("key") != found[1] or spec is None:
+        return None
+    data = cached.get("data")
+    return Table(name, path, spec, data, text) if isinstance(data, dict) else None
+
+
+def _cache_table(name: str, path: Path, pack: Tables, text: str, data: dict) -> None:
+    found = _table_cache(name, path, pack, text)
+    if found is not None:
+        from chargen.cache import write_json
+
+        write_json(found[0], {"key": found[1], "data": data})
+
+
+_STAMP: list[str] = []
+
+
+def _code_stamp() -> str:
+    """chargen's own source files, by name, size and time: a changed spec or check
+    (an upgrade, or an edit in a development checkout) makes every cached table stale."""
+    if not _STAMP:
+        here = Path(__file__).resolve().parent
+        parts = []
+        for source in sorted([*here.glob("*.py"), *here.glob("systems/*.py")]):
+            info = source.stat()
+            parts.append(f"{source.name}:{info.st_size}:{info.st_mtime_ns}")
+        _STAMP.append(";".join(parts))
+    return _STAMP[0]
 
 
 MAX_FILE_BYTES = 1_000_000  # one table file (the largest built-in one is under 20 kB)

@@ -44,6 +44,16 @@ def make(
     return list(generate(system, system.tables(), kind, options or {}, count, seed, step=step))
 
 
+def by_id(tables, name: str) -> dict[str, dict]:
+    """The entries of a loaded pack's table `name`, keyed by id."""
+    return {e["id"]: e for e in tables[name].entries}
+
+
+def lef_values(char: dict) -> dict[str, int]:
+    """A LEF character's twelve evner (talenter and kundskaber) in one dict."""
+    return {**char["talenter"], **char["kundskaber"]}
+
+
 def assert_usage_error(result: Result, *fragments: str) -> None:
     """Exit 2, a message on stderr naming the fault, nothing on stdout, no traceback."""
     assert result.exit_code == 2, (result.exit_code, result.stderr)

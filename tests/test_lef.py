@@ -12,24 +12,25 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import assert_usage_error, make, run
+from conftest import assert_usage_error, by_id, lef_values, make, run
 
 from chargen.dice import parse
 from chargen.errors import ChargenError
 from chargen.procedure import Context, generate
 from chargen.systems import lef, load
+from chargen.tables import Pool
 
 SYSTEM = load("lef")
 TABLES = SYSTEM.tables()
 RULES = TABLES["regler"].settings
-EVNER = {e["id"]: e for e in TABLES["evner"].entries}
-EKSPERTISER = {e["id"]: e for e in TABLES["ekspertiser"].entries}
-FORBEDRINGER = {e["id"]: e for e in TABLES["forbedringer"].entries}
-BLODARV = {e["id"]: e for e in TABLES["blodarv"].entries}
-PERSONLIGHEDER = {e["id"]: e for e in TABLES["personligheder"].entries}
-SKABELONER = {e["id"]: e for e in TABLES["skabeloner"].entries}
-GREJ = {e["id"]: e for e in TABLES["grej"].entries}
-KITS = {e["id"]: e for e in TABLES["startudstyr"].entries}
+EVNER = by_id(TABLES, "evner")
+EKSPERTISER = by_id(TABLES, "ekspertiser")
+FORBEDRINGER = by_id(TABLES, "forbedringer")
+BLODARV = by_id(TABLES, "blodarv")
+PERSONLIGHEDER = by_id(TABLES, "personligheder")
+SKABELONER = by_id(TABLES, "skabeloner")
+GREJ = by_id(TABLES, "grej")
+KITS = by_id(TABLES, "startudstyr")
 SPOR = TABLES["stjernespor"].ids
 BASE = ("helbred", "kraft", "psyke", "liv", "udbytte")
 SEEDS = 400
@@ -43,10 +44,6 @@ def pcs() -> list[dict]:
 @pytest.fixture(scope="module")
 def npcs() -> list[dict]:
     return make("lef", "npc", count=SEEDS, seed=915)
-
-
-def _values(char: dict) -> dict[str, int]:
-    return {**char["talenter"], **char["kundskaber"]}
 
 
 def _context(options: dict | None = None, seed: int = 5) -> Context:
@@ -74,11 +71,11 @@ def test_pc_has_the_six_talenter_and_six_kundskaber_of_the_contract(pcs):
 def test_evne_budget_is_spent_exactly_within_the_starting_cap(pcs):
     total = RULES["evnepoint"] + 12 * RULES["evne_start"]
     for char in pcs:
-        values = _values(char)
+        values = lef_values(char)
         assert sum(values.values()) == total
         assert all(RULES["evne_start"] <= v <= RULES["evne_max_start"] for v in values.values())
     assert RULES["evne_max_start"] == 10  # the issue: cap 10 at start
-    seen = {v for char in pcs for v in _values(char).values()}
+    seen = {v for char in pcs for v in lef_values(char).values()}
     assert {0, 5, 10} <= seen
 
 
@@ -91,7 +88,7 @@ def test_each_evne_shows_its_own_kampstil_or_modeffekt(pcs):
 def test_forbedringer_exactly_at_the_thresholds_reached_and_from_the_evnes_own_four(pcs):
     assert RULES["forbedring_ved"] == [5, 10]
     for char in pcs:
-        values = _values(char)
+        values = lef_values(char)
         by_evne: dict[str, list[dict]] = {}
         for gained in char["forbedringer"]:
             by_evne.setdefault(gained["evne"], []).append(gained)
@@ -123,7 +120,7 @@ def test_ekspertise_of_an_evne_exactly_when_it_reaches_10(pcs):
     assert RULES["ekspertise_ved"] == 10
     for char in pcs:
         held = {e["id"]: e for e in char["ekspertiser"]}
-        for evne, value in _values(char).items():
+        for evne, value in lef_values(char).items():
             eks = EVNER[evne]["ekspertise"]
             assert (eks in held) == (value >= 10), (evne, value)
             if value >= 10:
@@ -386,7 +383,7 @@ def test_npcs_follow_their_template(npcs):
     assert {c["template"] for c in npcs} == set(SKABELONER)
     for char in npcs:
         tpl = SKABELONER[char["template"]]
-        for evne, value in _values(char).items():
+        for evne, value in lef_values(char).items():
             expr = tpl["evner"].get(evne, tpl["ovrige"])
             possible = [min(max(v, 0), RULES["evne_max"]) for v in parse(expr).possible_values()]
             assert value in possible, (char["template"], evne, value)
@@ -406,7 +403,7 @@ def test_npcs_follow_their_template(npcs):
             assert char["blodarv"] in tpl["blodarv"]
             assert char["ekspertiser"][0]["id"] == BLODARV[char["blodarv"]]["ekspertise"]
         ids = [e["id"] for e in char["ekspertiser"]]
-        reached = {EVNER[e]["ekspertise"] for e, v in _values(char).items() if v >= 10}
+        reached = {EVNER[e]["ekspertise"] for e, v in lef_values(char).items() if v >= 10}
         assert set(ids) == set(tpl.get("ekspertiser", [])) | reached | set(ids[:1])
         assert len(set(ids)) == len(ids)
         assert [g["id"] for g in char["grej"]] == tpl.get("grej", [])
@@ -477,10 +474,26 @@ def test_npc_dice_with_aces_keep_or_d66_roll_through_the_dice_module():
         assert lef._plain(parse(text)) is None
 
 
-def test_npc_template_drawn_by_weight_as_the_table_draws_it():
+def test_npc_template_drawn_by_weight_among_the_rows_that_fit_the_gender():
+    # the gender is decided first (the skabeloner carry a gender condition: a hedeheks is
+    # a woman), then the template by weight among the rows that fit it
+    entries = TABLES["skabeloner"].entries
+    assert any(e.get("when") for e in entries)
     for seed in range(60):
         char = make("lef", "npc", seed=seed)[0]
-        assert char["template"] == TABLES["skabeloner"].pick(random.Random(seed))["id"]
+        rng = random.Random(seed)
+        gender = "female" if rng.random() < 0.5 else "male"
+        fitting = [e for e in entries if e.get("when", {}).get("gender", gender) == gender]
+        assert char["template"] == Pool(fitting).pick(rng)["id"]
+        if char["blodarv"] is not None:
+            assert char["kon"] == lef.GENDER[gender]
+
+
+def test_npc_hedeheks_is_always_a_woman():
+    chars = make("lef", "npc", 300, seed=4, options={"template": "hedeheks"})
+    assert {c["kon"] for c in chars} == {"kvinde"}
+    chars = [c for c in make("lef", "npc", 400, seed=5) if c["template"] == "hedeheks"]
+    assert chars and {c["kon"] for c in chars} == {"kvinde"}
 
 
 _ODD_TEMPLATES = """description = "Skabeloner med usædvanlige terninger."
@@ -517,7 +530,7 @@ def test_npc_templates_with_aces_keep_d66_and_values_past_the_range(tmp_path):
     assert {c["template"] for c in chars} == set(templates)
     for char in chars:
         tpl = templates[char["template"]]
-        for evne, value in _values(char).items():
+        for evne, value in lef_values(char).items():
             expr = tpl["evner"].get(evne, tpl["ovrige"])
             if "!" in expr:
                 assert 0 <= value <= top
@@ -676,5 +689,5 @@ def test_interactive_asks_for_blodarv_personlighed_ekspertise_and_each_pick():
     asked = [c for c, _ in picked[3:]]
     assert sum(c.startswith("forbedring_") for c in asked) == len(char["forbedringer"])
     spor = sum("spor" in f for f in char["forbedringer"])
-    assert asked.count("stjernespor") == spor
+    assert asked.count("stjernespor_forbedring") == spor
     assert all(by == "random" for _, by in picked[3:])  # the empty answers: the dice chose

@@ -55,7 +55,7 @@ TRANSCRIPTION = {
     ),
     "Snilde": (
         "talent",
-        "Flytter sig let på tå for at udmanøvrere modstanderen",
+        "Flytter sig let på tå for at udmanøvrere modstanderen.",
         "stjerne, udbytte, helbred, grej",
         "Bæreevne",
         "UDBYTTELOFT +2 | AUTO",
@@ -110,6 +110,34 @@ TRANSCRIPTION = {
         "FREMSTIL GREJ | UDBYTTE",
     ),
 }
+
+
+# The document's plain typos, corrected in the tables for the reader: (printed, in the
+# tables). Everything else is compared with the document word for word.
+CORRECTIONS = (
+    ("oldsprog, magii og", "oldsprog, magi og"),
+    ("balanceeven.", "balanceevne."),
+    ("udmanøvrere modstanderen", "udmanøvrere modstanderen."),
+    ("Matematiske indsigt", "Matematisk indsigt"),
+    ("håndtering af maskiner", "håndtering af maskiner."),
+    ("om magii kan karakteren dløse fokus", "om magi kan karakteren udløse fokus"),
+    ("de to stjerne nedenunder", "de to stjerner nedenunder"),
+    ("Den mentale karaktere", "Den mentale karakter"),
+    (
+        "kan ikke opnår mere liv end livloftet tillader",
+        "kan ikke opnå mere liv end livloftet tillader.",
+    ),
+    ("mere helbred en helbredloftet", "mere helbred end helbredsloftet"),
+    ("fremstille grej varemagasinet", "fremstille grej fra varemagasinet"),
+)
+
+
+def _corrected(text: str, used: set[int]) -> str:
+    for n, (printed, fixed) in enumerate(CORRECTIONS):
+        if printed in text:
+            text = text.replace(printed, fixed)
+            used.add(n)
+    return text
 
 
 def _load(name: str) -> dict:
@@ -197,15 +225,25 @@ def _document_blocks(text: str) -> dict[str, dict]:
 def test_regler_tables_match_the_document_text():
     blocks = _document_blocks(DOCUMENT.read_text(encoding="utf-8"))
     assert set(blocks) == set(TRANSCRIPTION)
+    used: set[int] = set()
     for evne in EVNER:
         block = blocks[evne["name"]]
-        assert evne["description"] == block["description"]
-        assert evne.get("kampstil", evne.get("modeffekt")) == block["stil"]
+        assert evne["description"] == _corrected(block["description"], used)
+        assert evne.get("kampstil", evne.get("modeffekt")) == _corrected(block["stil"], used)
         assert _forbedring_line(evne) == block["forbedringer"]
         eks = EKSPERTISER[evne["ekspertise"]]
         assert eks["name"] == block["eks_name"]
         assert eks["overskrift"] == block["header"]
-        assert eks["description"] == block["eks_text"]
+        assert eks["description"] == _corrected(block["eks_text"], used)
+    # every correction mends a typo the document really prints
+    assert used == set(range(len(CORRECTIONS)))
+
+
+def test_regler_corrected_typos_are_gone_from_every_table():
+    text = " ".join(p.read_text(encoding="utf-8") for p in TABLES.glob("*.toml"))
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    for word in ("magii", "dløse", "stjerne nedenunder", "karaktere", "helbredloftet"):
+        assert not re.search(rf"\b{word}\b", body), word
 
 
 @pytest.mark.skipif(not DOCUMENT.exists(), reason="the rule document is not in this workspace")

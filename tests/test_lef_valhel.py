@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import make, run
+from conftest import by_id, lef_values, make, run
 
 from chargen.output import render
 from chargen.systems import load
@@ -21,12 +21,12 @@ from chargen.systems import load
 SYSTEM = load("lef")
 TABLES = SYSTEM.tables()
 RULES = TABLES["regler"].settings
-EVNER = {e["id"]: e for e in TABLES["evner"].entries}
-EKSPERTISER = {e["id"]: e for e in TABLES["ekspertiser"].entries}
-BLODARV = {e["id"]: e for e in TABLES["blodarv"].entries}
-PERSONLIGHEDER = {e["id"]: e for e in TABLES["personligheder"].entries}
-HJEMSTATER = {e["id"]: e for e in TABLES["hjemstater"].entries}
-SKABELONER = {e["id"]: e for e in TABLES["skabeloner"].entries}
+EVNER = by_id(TABLES, "evner")
+EKSPERTISER = by_id(TABLES, "ekspertiser")
+BLODARV = by_id(TABLES, "blodarv")
+PERSONLIGHEDER = by_id(TABLES, "personligheder")
+HJEMSTATER = by_id(TABLES, "hjemstater")
+SKABELONER = by_id(TABLES, "skabeloner")
 SEEDS = 3000
 GENDER = {"mand": "male", "kvinde": "female"}
 
@@ -45,10 +45,6 @@ def _sheet(char: dict) -> str:
     return "".join(render(SYSTEM, TABLES, [char], "table", 1))
 
 
-def _values(char: dict) -> dict[str, int]:
-    return {**char["talenter"], **char["kundskaber"]}
-
-
 # -- names ------------------------------------------------------------------------------------
 
 
@@ -58,7 +54,8 @@ def _name_fits(name: str, table: dict, gender: str) -> bool:
     given = [g for g in table[gender] if name.startswith(g + " ")]
     for first in given:
         rest = name[len(first) + 1 :]
-        endings = [""] + [" " + b for b in table.get("byname", ())]
+        bynames = table.get(f"byname_{gender}", table.get("byname", ()))
+        endings = [""] + [" " + b for b in bynames]
         for ending in endings:
             if ending and not rest.endswith(ending):
                 continue
@@ -150,15 +147,15 @@ def test_an_npc_evne_at_10_gives_its_ekspertise(npcs):
     reached = 0
     for char in npcs:
         held = {e["id"]: e for e in char["ekspertiser"]}
-        for evne, value in _values(char).items():
+        for evne, value in lef_values(char).items():
             eks = EVNER[evne]["ekspertise"]
             if value >= RULES["ekspertise_ved"]:
                 reached += 1
                 assert eks in held, (char["template"], evne, value)
         for e in char["ekspertiser"]:
             if e["kilde"] in EVNER:
-                assert _values(char)[e["kilde"]] >= RULES["ekspertise_ved"]
-    assert reached > 200
+                assert lef_values(char)[e["kilde"]] >= RULES["ekspertise_ved"]
+    assert reached > 150  # the check ran on many evner at 10 (mostly hedehekse and væsner)
 
 
 def test_hedetrold_has_slagkraftig_and_vital_and_its_own_distinct_gift():
@@ -196,6 +193,15 @@ def test_a_mixed_batch_tells_its_creatures_apart():
         assert top <= -(-len(names) // len(SKABELONER[template]["kendetegn"])) + 1
     for char in batch[::37]:
         assert make("lef", "npc", seed=char["seed"])[0] == char
+
+
+def test_a_large_batch_is_not_capped_at_one_round_of_kendetegn(npcs):
+    """Once every kendetegn of a væsen is taken they are free again: a batch of 3,000
+    holds more ulve than there are kendetegn (the redraw once made every væsen after
+    the twelfth a person)."""
+    counts = Counter(c["template"] for c in npcs)
+    for template in ("ulv", "hedetrold", "uren"):
+        assert counts[template] > 2 * len(SKABELONER[template]["kendetegn"]), counts
 
 
 # -- no wasted picks -------------------------------------------------------------------------
@@ -310,3 +316,63 @@ def test_danish_fixes_in_the_tables():
     ]
     assert all("+1 sjæleloft" in s for s in sheets)
     assert not any("sjælloft" in s for s in sheets)
+    for word in ("Forbindskasse", "statens hære", "regler.forbedring_ved"):
+        assert word not in text, word
+
+
+# -- coherence over the sweep ------------------------------------------------------------------
+
+MALE_ONLY_BYNAMES = {
+    b
+    for h in HJEMSTATER.values()
+    for b in set(TABLES[h["navne"]].settings.get("byname_male", ()))
+    - set(TABLES[h["navne"]].settings.get("byname_female", ()))
+}
+
+
+def test_no_woman_carries_a_mans_byname(pcs, npcs):
+    assert "Sortskæg" in MALE_ONLY_BYNAMES
+    women = [c for c in pcs + npcs if c.get("kon") == "kvinde"]
+    assert len(women) > 2000
+    for char in women:
+        assert not any(char["name"].endswith(" " + b) for b in MALE_ONLY_BYNAMES), char["name"]
+    men = [c["name"] for c in pcs + npcs if c.get("kon") == "mand"]
+    assert any(n.endswith(" Sortskæg") for n in men)  # the byname is still drawn for men
+
+
+def test_every_hedeheks_is_a_woman(npcs):
+    hekse = [c for c in npcs if c["template"] == "hedeheks"]
+    assert len(hekse) > 50
+    assert {c["kon"] for c in hekse} == {"kvinde"}
+    assert SKABELONER["hedeheks"]["when"] == {"gender": "female"}
+
+
+def test_grej_that_cannot_break_is_marked_and_the_slid_rule_is_on_the_sheet(pcs, npcs):
+    """Holdbar means the grej cannot break on a fumlerul: some grej is, the sheet says
+    so only where a character carries such grej, and it always gives the slid rule."""
+    holdbar = {e["id"] for e in TABLES["grej"].entries if e.get("holdbar")}
+    assert {"signetring", "amulet"} <= holdbar
+    marked = unmarked = 0
+    for char in pcs[:400] + npcs[:400]:
+        if not char["grej"]:
+            continue
+        sheet = _sheet(char)
+        assert "fumlerul" in sheet
+        held = [i for i in char["grej"] if i["id"] in holdbar]
+        assert all(i.get("holdbar") is True for i in held)
+        if held:
+            marked += 1
+            assert "Holdbar" in sheet and "Holdbart grej går aldrig i stykker." in sheet
+        else:
+            unmarked += 1
+            assert "Holdbar" not in sheet and "  nej  " not in sheet
+    assert marked > 20 and unmarked > 20
+
+
+def test_the_tilstande_carry_their_text_and_the_fokus_rule(pcs):
+    for char in pcs[:100]:
+        sheet = " ".join(_sheet(char).split())
+        assert f"giver +{char['fokus_bonus']} til evnerullet" in sheet
+        for tilstand in char["tilstande"]:
+            text = TABLES["tilstande"].get(tilstand)["description"]
+            assert " ".join(text.split()) in sheet, tilstand

@@ -401,7 +401,8 @@ def evner(char: dict, ctx: Context) -> None:
             slots.remove(pick["id"])
             gained: dict[str, Any] = {"evne": evne_id, "ved": ved, "forbedring": pick["id"]}
             if pick["virkning"] == "stjerne":
-                gained["spor"] = _ask(ctx, "stjernespor", "stjernespor", list(spor.entries))["id"]
+                track = _ask(ctx, "stjernespor_forbedring", "stjernespor", list(spor.entries))
+                gained["spor"] = track["id"]
             elif pick["virkning"] in ("loft", "gave"):
                 step = rules["sjael_pr_gave"] if pick["virkning"] == "gave" else 1
                 lofts[pick["tilstand"]] += step
@@ -756,7 +757,7 @@ def _choose_template(ctx: Context, batch: _Batch) -> dict:
     """The template by --template, the prompt or weight; --blodarv keeps to persons of it."""
     options = ctx.options
     if ctx.prompter is None and options.get("template") is None and options.get("blodarv") is None:
-        return batch.skabeloner.pick(ctx.rng)
+        return ctx.pick("skabeloner")  # rows that fit the character (a hedeheks is a woman)
     wanted = ctx.option("blodarv")
     allowed = None
     if wanted is not None:
@@ -780,7 +781,10 @@ def npc(char: dict, ctx: Context) -> None:
     that the væsner of a batch can be told apart, one whose name another of the batch
     already has is made again from a new seed, which it records: that seed alone gives
     it back, name included. Once every kendetegn of a template is taken, they are free
-    again (a batch of thirty wolves repeats after the list)."""
+    again before any redraw (a batch of thirty wolves repeats after the list, and a
+    mixed batch is not left without væsner after one round). Drawing the kendetegn
+    among those still free instead would save the redraw, but then a member's own
+    seed alone would not give it back."""
     batch = ctx.cache.get("npc")
     if batch is None:
         batch = ctx.cache["npc"] = _Batch(ctx)
@@ -788,8 +792,10 @@ def npc(char: dict, ctx: Context) -> None:
     if char["blodarv"] is not None:
         return
     seen = ctx.shared.setdefault("lef_vaesner", {})
-    taken = seen.setdefault(char["template"], set())
     for attempt in range(1, _RESEEDS + 1):
+        taken = seen.setdefault(char["template"], set())
+        if len(taken) >= len(batch.plans[char["template"]].kendetegn):
+            taken.clear()  # every kendetegn is taken: they are free again, no redraw
         if char["name"] not in taken:
             break
         seed = character_seed(ctx.seed, attempt)
@@ -800,10 +806,7 @@ def npc(char: dict, ctx: Context) -> None:
         _npc(char, ctx, batch)
         if char["blodarv"] is not None:
             return
-        taken = seen.setdefault(char["template"], set())
-    plan = batch.plans[char["template"]]
-    if len(taken) >= len(plan.kendetegn):
-        taken.clear()
+    taken = seen.setdefault(char["template"], set())
     taken.add(char["name"])
 
 
@@ -827,7 +830,7 @@ def _npc(char: dict, ctx: Context, batch: _Batch) -> None:
         namer = batch.namers.get(hjemstat["id"])
         if namer is None:
             namer = batch.namers[hjemstat["id"]] = _namer(ctx, hjemstat)
-        char["name"], gender = _named(rng, namer)
+        char["name"], gender = _named(rng, namer, ctx.gender())
         char["kon"] = GENDER[gender]
         char["hjemstat"] = hjemstat["id"]
         char["hjemstat_navn"] = hjemstat.get("name", hjemstat["id"])
@@ -951,14 +954,25 @@ def _tilstand_cell(row: dict, L) -> str:
 def _tilstande_part(char: dict, tables: Tables) -> list[Section]:
     L = tables.labels
     mark = f"+{char['fokus_bonus']}"
+    table = tables["tilstande"]
     rows = [
-        [L(t), _tilstand_cell(row, L), mark if t in char["fokus"] else ""]
+        [
+            L(t),
+            _tilstand_cell(row, L),
+            mark if t in char["fokus"] else "",
+            table.get(t).get("description", "") if t in table else "",
+        ]
         for t, row in char["tilstande"].items()
     ]
-    headers = [L("tilstand"), L("vaerdi_loft"), L("fokus")]
+    headers = [L("tilstand"), L("vaerdi_loft"), L("fokus"), L("beskrivelse")]
+    text = L("fokus_regel").format(bonus=char["fokus_bonus"])
     return [
         Section(
-            L("tilstande"), headers=headers, rows=rows, fields=("tilstande", "fokus", "fokus_bonus")
+            L("tilstande"),
+            headers=headers,
+            rows=rows,
+            text=text,
+            fields=("tilstande", "fokus", "fokus_bonus"),
         )
     ]
 
@@ -999,13 +1013,21 @@ def _grej_part(char: dict, tables: Tables) -> list[Section]:
             return []
         return [Section(L("grej"), text=L.word("none").capitalize(), fields=("grej",))]
     table = tables["grej"]
+    # the Holdbar column only where some grej cannot break (most grej can: "nej" in every
+    # row would tell the player nothing); the slid rule says what it means
+    holdbar = any(item.get("holdbar") for item in char["grej"])
     rows = []
     for item in char["grej"]:
         entry = table.get(item["id"]) if item["id"] in table else {}
-        holdbar = L.word("yes") if item.get("holdbar") else L.word("no")
-        rows.append([item["navn"], item["udgift"], holdbar, entry.get("description", "")])
-    headers = [L("grej"), L("udgift"), L("holdbar"), L("beskrivelse")]
-    return [Section(L("grej"), headers=headers, rows=rows, fields=("grej",))]
+        row = [item["navn"], item["udgift"], entry.get("description", "")]
+        if holdbar:
+            row.insert(2, L.word("yes") if item.get("holdbar") else "")
+        rows.append(row)
+    headers = [L("grej"), L("udgift"), L("beskrivelse")]
+    if holdbar:
+        headers.insert(2, L("holdbar"))
+    text = L("slid_regel") + (" " + L("holdbar_regel") if holdbar else "")
+    return [Section(L("grej"), headers=headers, rows=rows, text=text, fields=("grej",))]
 
 
 def _penge_part(char: dict, tables: Tables) -> list[Section]:

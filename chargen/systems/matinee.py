@@ -17,6 +17,7 @@ from chargen.errors import ChargenError, Problem, TableError
 from chargen.labels import builtin_labels
 from chargen.names import NAME_SPEC
 from chargen.procedure import Column, Context, Option, Part, Section, Step, System
+from chargen.render import NBSP
 from chargen.tables import Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("fysik", "smidighet", "intelligens", "psyke", "personlighet", "vaksamhet")
@@ -438,7 +439,7 @@ def _items(ctx: Context, skill: str) -> list[dict]:
     name = item_file(skill)
     if name not in ctx.tables:
         return []
-    return [e for e in ctx.table(name).entries if ctx.fits(e)]
+    return list(ctx.pool(name).entries)  # memoised per batch by what decides it
 
 
 def item_file(skill: str) -> str:
@@ -492,9 +493,10 @@ def _gear_item(ctx: Context, item: dict, skill: str, bonus: int) -> dict:
 
 
 def _weapon(ctx: Context, char: dict, taken: set[str]) -> tuple[str, dict] | None:
-    """A weapon for the character: the vapenfärdighet drawn weighted by its value
-    (any, when all are 0), an item tagged `vapen` of that färdighet that fits the
-    character. None only in a pack with no weapon at all for it."""
+    """A weapon for the character: of its best vapenfärdighet (one drawn evenly among
+    equals), so a prickskytt with Enkelskott 18 carries a gun, not a knife; an item
+    tagged `vapen` of that färdighet that fits the character. None only in a pack with
+    no weapon at all for it."""
     options = {}
     for skill in WEAPON_SKILLS:
         items = [e for e in _items(ctx, skill) if _is_weapon(e) and e["id"] not in taken]
@@ -502,10 +504,8 @@ def _weapon(ctx: Context, char: dict, taken: set[str]) -> tuple[str, dict] | Non
             options[skill] = items
     if not options:
         return None
-    weights = {s: char["fardigheter"].get(s, 0) for s in options}
-    if not any(weights.values()):
-        weights = dict.fromkeys(options, 1)
-    skill = _weighted(ctx.rng, {s: w for s, w in weights.items() if w > 0})
+    best = max(char["fardigheter"].get(s, 0) for s in options)
+    skill = _weighted(ctx.rng, {s: 1 for s in options if char["fardigheter"].get(s, 0) == best})
     items = options[skill]
     return skill, items[int(ctx.rng.random() * len(items))]
 
@@ -1037,7 +1037,16 @@ def _npc_gear(ctx: Context, batch: _NpcBatch, count: int) -> list[dict]:
     taken: set[str] = set()
     rand = ctx.rng.random
     if count > 0:
-        weapons = [(s, e) for s in WEAPON_SKILLS for e in _items(ctx, s) if _is_weapon(e)]
+        # the weapons that fit, once per batch for each set of fitting pools (memoised)
+        pools = tuple(
+            (s, ctx.pool(item_file(s))) for s in WEAPON_SKILLS if item_file(s) in ctx.tables
+        )
+        key = ("npc_weapons", *(id(pool) for _, pool in pools))
+        weapons = ctx.cache.get(key)
+        if weapons is None:
+            weapons = ctx.cache[key] = [
+                (s, e) for s, pool in pools for e in pool.entries if _is_weapon(e)
+            ]
         if weapons:
             skill, item = weapons[int(rand() * len(weapons))]
             taken.add(item["id"])
@@ -1420,8 +1429,8 @@ PARTS = [
 def _weapon_short(c: dict) -> str:
     if c.get("vapen"):
         return ", ".join(c["vapen"])
-    return ", ".join(
-        f"{i['namn']} {_signed(i['bonus'])}" for i in c.get("utrustning", ()) if i.get("vapen")
+    return ", ".join(  # the bonus stays on the line of the weapon's last word
+        f"{i['namn']}{NBSP}{_signed(i['bonus'])}" for i in c.get("utrustning", ()) if i.get("vapen")
     )
 
 
@@ -1429,12 +1438,20 @@ def _arketyp_or_mall(c: dict):
     return c.get("arketyp_namn") or c.get("mall")
 
 
-def _best_skill(c: dict):
-    """An NPC's one skill value; a PC's highest färdighet."""
-    skills = c["fardigheter"]
+def _best_skill(c: dict) -> str:
+    """A PC's highest färdighet by name ("Enkelskott 11"); nothing for an NPC, whose
+    färdigheter are all grundegenskap + 10 (so an NPC roster leaves the column out)."""
     if c["kind"] == "npc":
-        return next(iter(skills.values()))
-    return max(skills.values())
+        return ""
+    skills = c["fardigheter"]
+    best = max(skills, key=lambda k: skills[k])
+    return f"{LABELS.get(best, best.replace('_', ' ').capitalize())} {skills[best]}"
+
+
+def _pc_only(key: str):
+    """A PC's value; nothing for an NPC, for whom it is the template's constant (its
+    initiativ is its fysikfärdighet, 10 for every NPC)."""
+    return lambda c: "" if c["kind"] == "npc" else c.get(key, "")
 
 
 SYSTEM = System(
@@ -1475,12 +1492,12 @@ SYSTEM = System(
     check=check_pack,
     roster=[
         Column("name", priority=9, wrap=True),
-        Column("megakorporation_namn", lambda c: c.get("megakorporation_namn", ""), priority=6),
-        Column("arketyp_mall", _arketyp_or_mall, priority=8),
+        Column("megakorporation_namn", lambda c: c.get("megakorporation_namn", ""), priority=8),
+        Column("arketyp_mall", _arketyp_or_mall, priority=8, wrap=True),
         Column("slas_ut_pa", priority=9),
-        Column("initiativ", priority=4),
-        Column("basta_fardighet", _best_skill, priority=7),
-        Column("vapen", _weapon_short, priority=8, wrap=True),
-        Column("korruption", lambda c: c.get("korruption", 0), priority=7),
+        Column("initiativ", _pc_only("initiativ"), priority=4),
+        Column("basta_fardighet", _best_skill, priority=6),
+        Column("vapen", _weapon_short, priority=7, wrap=True),
+        Column("korruption", lambda c: c.get("korruption", 0), priority=5),
     ],
 )
