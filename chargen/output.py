@@ -151,8 +151,12 @@ def legend(
     keep, heads, _widths = chosen
     lines: list[str] = []
     template = labels.words.get("legend")
+    from chargen.render import NBSP  # "Sta = Stark" stays on one line
+
     shortened = [
-        f"{h} = {forms[i][0]}" for i, h in zip(keep, heads, strict=True) if h != forms[i][0]
+        f"{h}{NBSP}={NBSP}{forms[i][0]}"
+        for i, h in zip(keep, heads, strict=True)
+        if h != forms[i][0]
     ]
     if template and shortened:
         lines += wrap(template.format(items=", ".join(shortened)), width, "  ")

@@ -866,7 +866,11 @@ class Context:
                 self.options[option.replace("-", "_")] = value  # the whole batch takes it
                 return value, "prompt"
             value = draw() if callable(draw) else draw
-            self.prompter.drawn(value)
+            if not callable(draw) and "default" in self.labels.prompts:
+                # a fixed default, not a roll: "Utan svar: 5", not "Slumpen gav: 5"
+                self.prompter.say("  " + self.labels.prompt("default", value=value))
+            else:
+                self.prompter.drawn(value)
             return value, "random"
         return (draw() if callable(draw) else draw), "random"
 
