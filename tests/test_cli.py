@@ -202,23 +202,18 @@ def test_internal_error_exits_1_briefly_and_debug_shows_the_traceback(monkeypatc
 
 def test_closed_pipe_ends_quietly():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        f"'{sys.executable}' -m chargen karma npc -n 200000 -f jsonl | head -1",
-        shell=True,
-        capture_output=True,
-        text=True,
-        env=env,
-        executable="/bin/bash",
-    )
+
+    def shell(line: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            line, shell=True, capture_output=True, text=True, env=env, executable="/bin/bash"
+        )
+
+    done = shell(f"'{sys.executable}' -m chargen karma npc -n 200000 -f jsonl | head -1")
     assert done.stderr == ""
     assert json.loads(done.stdout)["system"] == "karma"
-    status = subprocess.run(
-        f"set -o pipefail; '{sys.executable}' -m chargen karma pc -n 50000 -f json | head -c 10 >/dev/null",
-        shell=True,
-        capture_output=True,
-        text=True,
-        env=env,
-        executable="/bin/bash",
+    status = shell(
+        f"set -o pipefail; '{sys.executable}' -m chargen karma pc -n 50000 -f json"
+        " | head -c 10 >/dev/null"
     )
     assert status.returncode == 0 and status.stderr == ""
 

@@ -85,22 +85,50 @@ def test_toml_syntax_error_names_file_and_line(tmp_path):
     assert any("events.toml:4:" in p and "TOML" in p for p in found), found
 
 
-def test_gap_is_reported_at_the_die(tmp_path):
-    text = 'description = "x"\ndie = "1d6"\n[[entries]]\nroll = "1-3"\nresult = "a"\n[[entries]]\nroll = "5-6"\nresult = "b"\n'
-    found = problems_of(tmp_path, events=text)
-    assert any("events.toml:2:" in p and "gap" in p and "4" in p for p in found), found
+def _rows(*rows: tuple[str, str]) -> str:
+    return "".join(f'[[entries]]\nroll = "{r}"\nresult = "{t}"\n' for r, t in rows)
 
 
-def test_overlap_is_reported_at_the_second_entry(tmp_path):
-    text = 'die = "1d6"\n[[entries]]\nroll = "1-4"\nresult = "a"\n[[entries]]\nroll = "4-6"\nresult = "b"\n'
-    found = problems_of(tmp_path, events=text)
-    assert any("events.toml:6:" in p and "overlap" in p for p in found), found
+# One fault each: the file it is in, its text, what the message says (file:line first).
+SINGLE_FAULTS = {
+    "gap at the die": (
+        "events",
+        'description = "x"\ndie = "1d6"\n' + _rows(("1-3", "a"), ("5-6", "b")),
+        ["events.toml:2:", "gap", "4"],
+    ),
+    "overlap at the second entry": (
+        "events",
+        'die = "1d6"\n' + _rows(("1-4", "a"), ("4-6", "b")),
+        ["events.toml:6:", "overlap"],
+    ),
+    "range outside the die": (
+        "events",
+        'die = "1d6"\n' + _rows(("1-6", "a"), ("7", "b")),
+        ["events.toml:6:", "outside"],
+    ),
+    "unknown reference": (
+        "events",
+        textwrap.dedent(GOOD["events"]).replace('ref = "events_more"', 'ref = "nowhere"'),
+        ["events.toml:9:", "nowhere"],
+    ),
+    "unknown effect key, valid ones listed": (
+        "events",
+        textwrap.dedent(GOOD["events"]).replace("fysik = 1", "charisma = 1"),
+        ["events.toml:5:", "charisma", "fysik"],
+    ),
+    "duplicate ids": (
+        "things",
+        '[[entries]]\nid = "a"\npower = 1\n\n[[entries]]\nid = "a"\npower = 2\n',
+        ["things.toml:6:", "duplicate id 'a'"],
+    ),
+}
 
 
-def test_range_outside_the_die(tmp_path):
-    text = 'die = "1d6"\n[[entries]]\nroll = "1-6"\nresult = "a"\n[[entries]]\nroll = "7"\nresult = "b"\n'
-    found = problems_of(tmp_path, events=text)
-    assert any("events.toml:6:" in p and "outside" in p for p in found), found
+@pytest.mark.parametrize("case", SINGLE_FAULTS)
+def test_a_single_fault_is_named_with_file_and_line(tmp_path, case):
+    name, text, fragments = SINGLE_FAULTS[case]
+    found = problems_of(tmp_path, **{name: text})
+    assert any(all(f in p for f in fragments) for p in found), found
 
 
 def test_d66_ranges_cover_only_real_results(tmp_path):
@@ -111,28 +139,10 @@ def test_d66_ranges_cover_only_real_results(tmp_path):
     assert any("gap" in p and "36" in p for p in found), found
 
 
-def test_unknown_reference_names_the_line(tmp_path):
-    text = GOOD["events"].replace('ref = "events_more"', 'ref = "nowhere"')
-    found = problems_of(tmp_path, events=textwrap.dedent(text))
-    assert any("events.toml:9:" in p and "nowhere" in p for p in found), found
-
-
 def test_reference_cycle(tmp_path):
     more = '[[entries]]\nweight = 1\nresult = "back"\nref = "events"\n'
     found = problems_of(tmp_path, events_more=more)
     assert any("cycle" in p and "events" in p and "events_more" in p for p in found), found
-
-
-def test_unknown_effect_key_lists_the_valid_ones(tmp_path):
-    text = GOOD["events"].replace("fysik = 1", "charisma = 1")
-    found = problems_of(tmp_path, events=textwrap.dedent(text))
-    assert any("events.toml:5:" in p and "charisma" in p and "fysik" in p for p in found), found
-
-
-def test_duplicate_ids(tmp_path):
-    text = '[[entries]]\nid = "a"\npower = 1\n\n[[entries]]\nid = "a"\npower = 2\n'
-    found = problems_of(tmp_path, things=text)
-    assert any("things.toml:6:" in p and "duplicate id 'a'" in p for p in found), found
 
 
 def test_missing_required_field_wrong_type_and_unknown_key(tmp_path):
