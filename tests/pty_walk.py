@@ -87,7 +87,7 @@ def walk(
                 break
             text = seen.decode("utf-8", "replace")
             tail = text.rsplit("\n", 1)[-1] if "\n" in text else text
-            if tail.endswith(" ") and tail.strip() and not closed and _waiting(proc):
+            if tail.endswith(" ") and tail.strip() and not closed and _waiting(proc, master):
                 prompt = _prompt_of(text)
                 prompts.append(prompt)
                 answer = None
@@ -125,12 +125,18 @@ def _prompt_of(text: str) -> str:
     return " ".join(reversed(block))
 
 
-def _waiting(proc: subprocess.Popen) -> bool:
-    """True when the child sleeps waiting for input (Linux: its state in /proc)."""
-    time.sleep(0.02)
-    try:
-        with open(f"/proc/{proc.pid}/stat") as handle:
-            state = handle.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return True
-    return state == "S"
+def _waiting(proc: subprocess.Popen, master: int) -> bool:
+    """True when the child sleeps waiting for input (Linux: its state in /proc), seen
+    twice with no output between: on a loaded machine a child can sleep for a moment
+    halfway through writing its prompt."""
+    for _ in range(2):
+        if select.select([master], [], [], 0.03)[0]:
+            return False  # more output is coming: not a prompt yet
+        try:
+            with open(f"/proc/{proc.pid}/stat") as handle:
+                state = handle.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state != "S":
+            return False
+    return True
