@@ -24,7 +24,7 @@ from typing import Any
 from chargen.conditions import entry_names
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
 from chargen.labels import builtin_labels
-from chargen.procedure import Context, Option, Part, Section, Step, System
+from chargen.procedure import Column, Context, Option, Part, Section, Step, System
 from chargen.tables import Spec, Table, Tables, key_line
 
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
@@ -1566,7 +1566,7 @@ PC_STEPS = [
         fields=("hatranyok", "hatrany_pontok"),
         lists=("hatranyok",),
         label="Hátrányok",
-        help="One súlyos and two enyhe Hátrányok at most (--hatrany), and what the points buy.",
+        help="Hátrányok worth at most 4 points in any mix (--hatrany), and what the points buy.",
     ),
     Step(
         "alaptulajdonsagok",
@@ -2249,7 +2249,11 @@ def _edges_part(char: dict, tables: Tables) -> list[Section]:
 
 
 def _arcane_part(char: dict, tables: Tables) -> list[Section]:
-    return _arcane_sections(char) if char.get("arkan_hatter") else []
+    if char.get("arkan_hatter"):
+        return _arcane_sections(char)
+    if char.get("step") == "hatalmak":  # the step alone says why it is empty
+        return [Section(tables.labels("arkan_hatter"), text=tables.labels("nincs_arkan"))]
+    return []
 
 
 def _gear_part(char: dict, tables: Tables) -> list[Section]:
@@ -2293,7 +2297,7 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
         return None
     first = chars[0]
     head = [
-        ["Osztag", first["squad"]],
+        [tables.labels.word("seed"), first["squad"].rsplit("-", 1)[-1]],
         ["Sablon", _name_of(tables["mellekszereplok"], first["template"])],
         ["Létszám", len(chars)],
         ["Akciókártya", first["akciokartya"]],
@@ -2363,15 +2367,18 @@ SYSTEM = System(
     labels_table="cimkek",
     batch_sheet=batch_sheet,
     check=check_pack,
+    # What a game master runs a fight with goes last when the roster must shrink:
+    # Hárítás and Szívósság, then the attributes and Közelharc, then Sebek; a long name
+    # wraps rather than push them out.
     roster=[
-        ("Név", "name"),
-        ("Sablon", lambda c: c.get("sablon") or c.get("koncepcio") or c["template"]),
-        *[(LABELS[a][:3], (lambda c, a=a: c["alaptulajdonsagok"][a])) for a in ATTRS],
-        ("Közelharc", _skill(FIGHTING)),
-        ("Lövészet", _skill("loveszet")),
-        ("Hár", "haritas"),
-        ("Szív", "szivossag"),
-        ("Moz", "mozgas"),
-        ("Sebek", _wounds_short),
+        Column("name", priority=9, wrap=True),
+        Column("sablon", lambda c: c.get("sablon") or c.get("koncepcio") or c["template"], 8),
+        *[Column(a, (lambda c, a=a: c["alaptulajdonsagok"][a]), 6) for a in ATTRS],
+        Column(FIGHTING, _skill(FIGHTING), 6),
+        Column("loveszet", _skill("loveszet"), 4),
+        Column("haritas", priority=7),
+        Column("szivossag", priority=7),
+        Column("mozgas", priority=3),
+        Column("sebek", _wounds_short, 5),
     ],
 )
