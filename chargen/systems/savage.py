@@ -342,11 +342,17 @@ def check_pack(tables: Tables) -> list[Problem]:
     edges = tables["elonyok"]
     dice(edges, "kell_tulajdonsag", ATTRS, "alaptulajdonság")
     dice(edges, "kell_kepzettseg", skills.ids, "képzettség")
-    ranks = {e["rang"] for e in edges.entries}
-    for rank in s["kezdo_rangok"]:
-        if rank not in ranks:
-            text = f"kezdo_rangok: no Előny has rang '{rank}' (ranks: {', '.join(sorted(ranks))})"
-            fault(rules_table, text, "kezdo_rangok")
+
+    def named(key: str, what: str, field: str, have: set[str]) -> None:
+        """Each value of setting `key` must be the `field` of some entry (`what`)."""
+        for value in s[key]:
+            if value not in have:
+                text = (
+                    f"{key}: no {what} has {field} '{value}' ({field}: {', '.join(sorted(have))})"
+                )
+                fault(rules_table, text, key)
+
+    named("kezdo_rangok", "Előny", "rang", {e["rang"] for e in edges.entries})
     flaws = tables["hatranyok"]
     for i, entry in enumerate(flaws.entries):
         if entry["sulyossag"] not in GRADES:
@@ -354,11 +360,7 @@ def check_pack(tables: Tables) -> list[Problem]:
             fault(flaws, text, "sulyossag", i)
     items = tables["felszereles"]
     dice(items, "min_ero")
-    kinds = {e["tipus"] for e in items.entries}
-    for kind in s["bevasarlas"]:
-        if kind not in kinds:
-            text = f"bevasarlas: no item has tipus '{kind}' (tipus: {', '.join(sorted(kinds))})"
-            fault(rules_table, text, "bevasarlas")
+    named("bevasarlas", "item", "tipus", {e["tipus"] for e in items.entries})
     concepts = tables["koncepciok"]
     for key, keys, what in (
         ("tulajdonsag_sulyok", ATTRS, "alaptulajdonság"),
@@ -2025,17 +2027,11 @@ def _item_rules(item: dict, char: dict, tables: Tables) -> str:
         if dmg.startswith("Erő") and ero:
             dmg = f"{dmg} ({ero}{dmg[3:]})"
         out.append(f"Sebzés {dmg}")
-    if "pancel_tores" in item:
-        out.append(f"PT {item['pancel_tores']}")
-    if "eleres" in item:
-        out.append(f"Elérés {item['eleres']}")
-    if "lotav" in item:
-        thrown = ", dobható (Atlétika)" if item.get("dobhato") else ""
-        out.append(f"Lőtáv {item['lotav']}{thrown}")
-    if "tgy" in item:
-        out.append(f"TGY {item['tgy']}")
-    if "lovesek" in item:
-        out.append(f"Lövés {item['lovesek']}")
+    labels = tables.labels
+    for key in ("pancel_tores", "eleres", "lotav", "tgy", "lovesek"):  # "PT 2", "TGY 3"
+        if key in item:
+            thrown = ", dobható (Atlétika)" if key == "lotav" and item.get("dobhato") else ""
+            out.append(f"{labels.forms(key)[-1]} {item[key]}{thrown}")
     if "talalat" in item:
         out.append(f"+{item['talalat']} a támadásra")
     if "ujratoltes" in item:
