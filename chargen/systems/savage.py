@@ -25,6 +25,7 @@ from chargen.conditions import entry_names
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
 from chargen.labels import builtin_labels
 from chargen.procedure import Column, Context, Option, Part, Section, Step, System
+from chargen.render import NBSP
 from chargen.tables import Spec, Table, Tables, key_line
 
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
@@ -133,7 +134,7 @@ SPECS = {
             "kedvelt_hatalmak": "list[id:hatalmak]",
         },
     ),
-    "korszakok": Spec("definitions"),
+    "korszakok": Spec("definitions", fields={"penznem": "str"}),
     "felszereles": Spec(
         "definitions",
         fields={
@@ -1262,7 +1263,7 @@ def felszereles(char: dict, ctx: Context) -> None:
 def _ask_gear(ctx: Context, char: dict, stock: list[dict], bought: list[dict]):
     """--interactive: accept the drawn purchases or keep some and add from the era's
     shop (what the character can carry and use); the money must cover it."""
-    unit = ctx.table("beallitasok").settings["penznem"]
+    unit = _currency(ctx.tables, char.get("korszak"))
     skills = char["kepzettsegek"]
     shop = [
         e
@@ -2082,7 +2083,7 @@ def _trait_rows(char: dict) -> list[list]:
 
 def _skill_text(char: dict, tables: Tables) -> str:
     skills = tables["kepzettsegek"]
-    return ", ".join(f"{_name_of(skills, k)} {v}" for k, v in char["kepzettsegek"].items())
+    return ", ".join(f"{_name_of(skills, k)}{NBSP}{v}" for k, v in char["kepzettsegek"].items())
 
 
 def _name_of(table: Table, key: str) -> str:
@@ -2226,7 +2227,7 @@ def _flaws_part(char: dict, tables: Tables) -> list[Section]:
         out.append(Section("Hátrányok", rows=rows))
     points = char.get("hatrany_pontok")
     if points and points.get("osszes"):
-        unit = tables["beallitasok"].settings["penznem"]
+        unit = _currency(tables, char.get("korszak"))
         spent = [
             ("tulajdonsag", "alaptulajdonság-lépés"),
             ("elony", "Előny"),
@@ -2257,8 +2258,15 @@ def _gear_part(char: dict, tables: Tables) -> list[Section]:
     return [Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"])]
 
 
+def _currency(tables: Tables, era: str | None) -> str:
+    """The money an era counts in (`penznem` of korszakok.toml, else beallitasok)."""
+    eras = tables["korszakok"]
+    found = eras.get(era).get("penznem") if era and era in eras else None
+    return found or tables["beallitasok"].settings["penznem"]
+
+
 def _money_part(char: dict, tables: Tables) -> list[Section]:
-    unit = tables["beallitasok"].settings["penznem"]
+    unit = _currency(tables, char.get("korszak"))
     money = f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})"
     return [Section("Pénz", text=money)]
 
