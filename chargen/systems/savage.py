@@ -2092,36 +2092,38 @@ def _name_of(table: Table, key: str) -> str:
 
 
 def _derived_rows(char: dict, tables: Tables) -> list[list]:
+    w = tables.labels
     rows = [
-        ["Mozgás", char["mozgas"]],
-        ["Futáskocka", char["futaskocka"]],
-        ["Hárítás", char["haritas"]],
-        ["Szívósság", _toughness(char)],
-        ["Vadkocka", _wild_die(char)],
-        ["Sorspont", char["sorspont"]],
-        ["Sebek", _wounds(char, tables)],
+        [w("mozgas"), char["mozgas"]],
+        [w("futaskocka"), char["futaskocka"]],
+        [w("haritas"), char["haritas"]],
+        [w("szivossag"), _toughness(char)],
+        [w("vadkocka"), _wild_die(char)],
+        [w("sorspont"), char["sorspont"]],
+        [w("sebek"), _wounds(char, tables)],
     ]
     if char["sebek_max"]:  # one who bears a Seb fights on with its penalty
-        rows.append(["Sebbüntetés", _wound_penalty(tables)])
+        rows.append([w("sebbuntetes"), _wound_penalty(tables)])
     if char.get("meret"):
-        rows.insert(4, ["Méret", f"{char['meret']:+d}"])
+        rows.insert(4, [w("meret"), f"{char['meret']:+d}"])
     return rows
 
 
-def _arcane_sections(char: dict) -> list[Section]:
+def _arcane_sections(char: dict, tables: Tables) -> list[Section]:
     """The Mágikus háttér: its skill and die, the Hatalompontok, each power's rules."""
+    w = tables.labels
     arcane = char["arkan_hatter"]
     die = char.get("kepzettsegek", {}).get(arcane["kepzettseg"], "")
     rows = [
-        ["Háttér", arcane["nev"]],
-        ["Mágikus képzettség", f"{arcane['kepzettseg_nev']} {die}".strip()],
-        ["Hatalompont", arcane["hatalompont"]],
+        [w("hatter"), arcane["nev"]],
+        [w("arkan_kepzettseg"), f"{arcane['kepzettseg_nev']} {die}".strip()],
+        [w("hatalompont"), arcane["hatalompont"]],
     ]
     powers = [
         [p["nev"], f"{p['ar']} HP; Hatótáv {p['hatotav']}; {p['idotartam']}. {p['hatas']}"]
         for p in arcane["hatalmak"]
     ]
-    return [Section("Mágikus háttér", rows=rows), Section("Hatalmak", rows=powers)]
+    return [Section(w("arkan_hatter"), rows=rows), Section(w("hatalmak"), rows=powers)]
 
 
 def _toughness(char: dict) -> str:
@@ -2178,23 +2180,28 @@ def _flaw_label(flaw: dict) -> str:
 
 def sheet(char: dict, tables: Tables) -> list[Section]:
     pc = char["kind"] == "pc"
-    who = "Főszereplő" if char["foszereplo"] else "Mellékszereplő"
-    head = [["Név", char["name"]], ["Szerep", who]]
+    w = tables.labels
+    who = w("foszereplo") if char["foszereplo"] else w("mellekszereplo")
+    head = [[w("name"), char["name"]], [w("szerep"), who]]
     era = _name_of(tables["korszakok"], char.get("korszak", ""))
     if pc:
         rank = RANKS.get(char.get("rang", ""), char.get("rang", ""))
-        head += [["Rang", rank], ["Koncepció", char.get("koncepcio", "")], ["Korszak", era]]
+        head += [
+            [w("rang"), rank],
+            [w("koncepcio"), char.get("koncepcio", "")],
+            [w("korszak"), era],
+        ]
     else:
-        head.append(["Sablon", _name_of(tables["mellekszereplok"], char["template"])])
+        head.append([w("sablon"), _name_of(tables["mellekszereplok"], char["template"])])
         if char.get("korszak"):
-            head.append(["Korszak", era])
+            head.append([w("korszak"), era])
     sections = [Section(who, rows=head)]
     sections += _traits_part(char, tables) + _skills_part(char, tables)
-    sections.append(Section("Származtatott értékek", rows=_derived_rows(char, tables)))
+    sections.append(Section(w("szarmaztatott"), rows=_derived_rows(char, tables)))
     sections += _flaws_part(char, tables) + _edges_part(char, tables)
     sections += _arcane_part(char, tables)
     if char.get("kulonleges"):
-        sections.append(Section("Különleges képességek", text="\n".join(char["kulonleges"])))
+        sections.append(Section(w("kulonleges"), text="\n".join(char["kulonleges"])))
     if char.get("felszereles") or pc:
         sections += _gear_part(char, tables)
     if pc:
@@ -2204,27 +2211,28 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
 
 def _concept_part(char: dict, tables: Tables) -> list[Section]:
     rank = RANKS.get(char.get("rang", ""), char.get("rang", ""))
-    return [Section("Koncepció", rows=[["Koncepció", char["koncepcio"]], ["Rang", rank]])]
+    w = tables.labels
+    return [Section(w("koncepcio"), rows=[[w("koncepcio"), char["koncepcio"]], [w("rang"), rank]])]
 
 
 def _era_part(char: dict, tables: Tables) -> list[Section]:
     era = _name_of(tables["korszakok"], char["korszak"])
-    return [Section("Korszak", rows=[["Korszak", era]])]
+    return [Section(tables.labels("korszak"), rows=[[tables.labels("korszak"), era]])]
 
 
 def _traits_part(char: dict, tables: Tables) -> list[Section]:
-    return [Section("Alaptulajdonságok", rows=_trait_rows(char))]
+    return [Section(tables.labels("alaptulajdonsagok"), rows=_trait_rows(char))]
 
 
 def _skills_part(char: dict, tables: Tables) -> list[Section]:
-    return [Section("Képzettségek", text=_skill_text(char, tables))]
+    return [Section(tables.labels("kepzettsegek"), text=_skill_text(char, tables))]
 
 
 def _flaws_part(char: dict, tables: Tables) -> list[Section]:
     out = []
     if char.get("hatranyok"):
         rows = [[_flaw_label(h), h.get("hatas", "")] for h in char["hatranyok"]]
-        out.append(Section("Hátrányok", rows=rows))
+        out.append(Section(tables.labels("hatranyok"), rows=rows))
     points = char.get("hatrany_pontok")
     if points and points.get("osszes"):
         unit = _currency(tables, char.get("korszak"))
@@ -2235,19 +2243,22 @@ def _flaws_part(char: dict, tables: Tables) -> list[Section]:
             ("penz", f"pont pénzre (kétszeres kezdőpénz, {unit})"),
         ]
         text = ", ".join(f"{points[k]} {word}" for k, word in spent if points.get(k))
-        out.append(Section("Hátránypontok", text=f"{points['osszes']} pont: {text}"))
+        out.append(
+            Section(tables.labels("hatrany_pontok"), text=f"{points['osszes']} pont: {text}")
+        )
     return out
 
 
 def _edges_part(char: dict, tables: Tables) -> list[Section]:
     if not char.get("elonyok"):
         return []
-    return [Section("Előnyök", rows=[[e["nev"], e.get("hatas", "")] for e in char["elonyok"]])]
+    rows = [[e["nev"], e.get("hatas", "")] for e in char["elonyok"]]
+    return [Section(tables.labels("elonyok"), rows=rows)]
 
 
 def _arcane_part(char: dict, tables: Tables) -> list[Section]:
     if char.get("arkan_hatter"):
-        return _arcane_sections(char)
+        return _arcane_sections(char, tables)
     if char.get("step") == "hatalmak":  # the step alone says why it is empty
         return [Section(tables.labels("arkan_hatter"), text=tables.labels("nincs_arkan"))]
     return []
@@ -2255,7 +2266,8 @@ def _arcane_part(char: dict, tables: Tables) -> list[Section]:
 
 def _gear_part(char: dict, tables: Tables) -> list[Section]:
     rows = _gear_rows(char, tables)
-    return [Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"])]
+    w = tables.labels
+    return [Section(w("felszereles"), rows=rows, headers=[w("targy"), w("ertekek"), w("ar")])]
 
 
 def _currency(tables: Tables, era: str | None) -> str:
@@ -2268,7 +2280,7 @@ def _currency(tables: Tables, era: str | None) -> str:
 def _money_part(char: dict, tables: Tables) -> list[Section]:
     unit = _currency(tables, char.get("korszak"))
     money = f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})"
-    return [Section("Pénz", text=money)]
+    return [Section(tables.labels("penz"), text=money)]
 
 
 PARTS = [
@@ -2299,17 +2311,17 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
         return None
     if any(c.get("squad") != chars[0]["squad"] for c in chars):
         return None
-    first = chars[0]
+    first, w = chars[0], tables.labels
     head = [
         [tables.labels.word("seed"), first["squad"].rsplit("-", 1)[-1]],
-        ["Sablon", _name_of(tables["mellekszereplok"], first["template"])],
-        ["Létszám", len(chars)],
-        ["Akciókártya", first["akciokartya"]],
+        [w("sablon"), _name_of(tables["mellekszereplok"], first["template"])],
+        [w("letszam"), len(chars)],
+        [w("akciokartya"), first["akciokartya"]],
     ]
-    sections = [Section("Mellékszereplők csoportja", rows=head)]
+    sections = [Section(w("csoport"), rows=head)]
     sections += [s for s in sheet(first, tables)[1:]]
-    sections.append(Section("Csoportdobás", text=group_rule(first["csoport_vadkocka"])))
-    sections.append(Section("Tagok", rows=[[i, c["name"]] for i, c in enumerate(chars, 1)]))
+    sections.append(Section(w("csoportdobas"), text=group_rule(first["csoport_vadkocka"])))
+    sections.append(Section(w("tagok"), rows=[[i, c["name"]] for i, c in enumerate(chars, 1)]))
     return sections
 
 
