@@ -2120,7 +2120,10 @@ def _arcane_sections(char: dict, tables: Tables) -> list[Section]:
         [w("hatalompont"), arcane["hatalompont"]],
     ]
     powers = [
-        [p["nev"], f"{p['ar']} HP; Hatótáv {p['hatotav']}; {p['idotartam']}. {p['hatas']}"]
+        [
+            p["nev"],
+            f"{p['ar']} {w('hatalompont')}; {w('hatotav')} {p['hatotav']}; {p['idotartam']}. {p['hatas']}",
+        ]
         for p in arcane["hatalmak"]
     ]
     return [Section(w("arkan_hatter"), rows=rows), Section(w("hatalmak"), rows=powers)]
@@ -2236,13 +2239,20 @@ def _flaws_part(char: dict, tables: Tables) -> list[Section]:
     points = char.get("hatrany_pontok")
     if points and points.get("osszes"):
         unit = _currency(tables, char.get("korszak"))
+        s = tables["beallitasok"].settings
+        more = points.get("penz", 0) * s["penz_pont_szorzo"] * s["kezdo_penz"]
         spent = [
-            ("tulajdonsag", "alaptulajdonság-lépés"),
-            ("elony", "Előny"),
-            ("kepzettseg", "képzettségpont"),
-            ("penz", f"pont pénzre (kétszeres kezdőpénz, {unit})"),
+            f"{points[k]} {word}"
+            for k, word in (
+                ("tulajdonsag", "alaptulajdonság-lépés"),
+                ("elony", "Előny"),
+                ("kepzettseg", "képzettségpont"),
+            )
+            if points.get(k)
         ]
-        text = ", ".join(f"{points[k]} {word}" for k, word in spent if points.get(k))
+        if more:  # a point buys twice the starting funds more (SWADE)
+            spent.append(f"+{more} {unit}")
+        text = ", ".join(spent)
         out.append(
             Section(tables.labels("hatrany_pontok"), text=f"{points['osszes']} pont: {text}")
         )
