@@ -17,6 +17,7 @@ import json
 import random
 import re
 from collections.abc import Callable
+from itertools import accumulate
 from json.encoder import encode_basestring
 from operator import is_
 from typing import Any
@@ -1908,6 +1909,32 @@ def _npc_eras(ctx: Context):
 def _npc_body(char: dict, ctx: Context) -> _Plan:
     """The member but its name: template, stat block and the fields of its role."""
     wild, squad, tough = _batch(ctx)
+    joint = ctx.cache.get("_joint", False)
+    if joint is False:
+        joint = ctx.cache["_joint"] = None if squad else _joint_pool(ctx)
+    if joint is not None:  # the batch's usual path: era, template and variant in one draw
+        sums, rows, total = joint
+        at = ctx.rng.random() * total
+        n = bisect.bisect(sums, at)
+        n = min(n, len(rows) - 1)
+        era_entry, template_entry, found = rows[n]
+        low = sums[n - 1] if n else 0.0
+        _template, plan, variants, members = found
+        pick = min(int((at - low) / (sums[n] - low) * len(variants)), len(variants) - 1)
+        era = era_entry["id"]
+        ctx.note(era_entry, ctx.tables["korszakok"])
+        ctx.set_fact("korszak", era)
+        ctx.note(template_entry, ctx.tables["mellekszereplok"])
+        member = members.get(pick)
+        if member is None:
+            member = members[pick] = _encoded(
+                _member(plan, variants[pick], ctx, wild, tough), ctx, plan.id
+            )
+        ctx.set_fact("sablon", plan.id)
+        char["template"] = plan.id
+        char.update(member)
+        char["korszak"] = era
+        return plan
     if squad and "squad" in ctx.shared:
         era = ctx.shared["squad"][1]["korszak"]
         ctx.set_fact("korszak", era)
@@ -1955,6 +1982,41 @@ def _npc_body(char: dict, ctx: Context) -> _Plan:
     char.update(member)
     char["korszak"] = era
     return plan
+
+
+def _joint_pool(ctx: Context) -> tuple[list[float], list[tuple], float] | None:
+    """The eras and their templates as one pool of (era, template) rows, weighted by
+    the era's chance times the template's chance in it, built once per batch: one
+    uniform draw picks both, and where it falls inside its row picks the stat block.
+    None where the batch asks (--template, --interactive) or the templates' conditions
+    go past the era (a user's pack): the member then draws them one by one."""
+    templates = ctx.table("mellekszereplok").compiled
+    if (
+        ctx.prompter is not None
+        or ctx.options.get("template") is not None
+        or not templates.plain
+        or set(templates.facts) - {"korszak"}
+    ):
+        return None
+    eras = _npc_eras(ctx)
+    saved = ctx.facts
+    rows: list[tuple] = []
+    weights: list[float] = []
+    try:
+        for n, era in enumerate(eras.entries):
+            share = (eras.sums[n] - (eras.sums[n - 1] if n else 0.0)) / eras.total
+            ctx.facts = {"korszak": era["id"]}
+            pool = ctx.pool("mellekszereplok")
+            if not pool:
+                raise ctx._none_fit(ctx.table("mellekszereplok"))
+            for k, entry in enumerate(pool.entries):
+                weight = pool.sums[k] - (pool.sums[k - 1] if k else 0.0)
+                rows.append((era, entry, _template_members(ctx, entry)))
+                weights.append(share * weight / pool.total)
+    finally:
+        ctx.facts = saved
+    sums = list(accumulate(weights))
+    return sums, rows, sums[-1]
 
 
 def _template_members(ctx: Context, template: dict) -> tuple[dict, _Plan, list[dict], dict]:
