@@ -1116,7 +1116,7 @@ SYSTEM = System(
         Column("skabelon", "skabelon_navn", priority=8),
         Column("blodarv", "blodarv_navn", priority=7),
         Column("personlighed", "personlighed_navn", priority=6),
-        Column("staerkeste_evner", _evner_short, priority=5),
+        Column("staerkeste_evner", _evner_short, priority=5, legend=EVNER),
         Column("fokus", _fokus_short, priority=4, wrap=True),
     ],
 )
