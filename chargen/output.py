@@ -151,13 +151,19 @@ def legend(
     keep, heads, _widths = chosen
     lines: list[str] = []
     template = labels.words.get("legend")
+    from chargen.render import NBSP  # "Per = Personlighet" stays on one line
+
     shortened = [
-        f"{h} = {forms[i][0]}" for i, h in zip(keep, heads, strict=True) if h != forms[i][0]
+        f"{h}{NBSP}={NBSP}{forms[i][0]}"
+        for i, h in zip(keep, heads, strict=True)
+        if h != forms[i][0]
     ]
     for i in keep if columns else ():
         if i in filled:
             shortened += [
-                f"{labels.short(k)[-1]} = {labels(k)}" for k in columns[i].legend if labels.short(k)
+                f"{labels.short(k)[-1]}{NBSP}={NBSP}{labels(k)}"
+                for k in columns[i].legend
+                if labels.short(k)
             ]
     if template and shortened:
         lines += wrap(template.format(items=", ".join(shortened)), width, "  ")

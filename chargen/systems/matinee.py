@@ -10,6 +10,7 @@ quoted or authored, and every number the code uses comes from regler.toml.
 
 from __future__ import annotations
 
+import dataclasses
 from bisect import bisect
 from collections.abc import Callable
 
@@ -1452,6 +1453,79 @@ def _pc_only(key: str):
     """A PC's value; nothing for an NPC, for whom it is the template's constant (its
     initiativ is its fysikfärdighet, 10 for every NPC)."""
     return lambda c: "" if c["kind"] == "npc" else c.get(key, "")
+
+
+def _effects_plain(effects: dict) -> str:
+    return ", ".join(f"{LABELS.get(k, k)} {_signed(v)}" for k, v in effects.items())
+
+
+def _with_effects(event: dict) -> str:
+    """An event as its text and, in brackets, what it gave ("... (Lönndom +2)")."""
+    effects = event.get("effekter")
+    return f"{event['handelse']} ({_effects_plain(effects)})" if effects else event["handelse"]
+
+
+def _gear_short(c: dict) -> str:
+    return ", ".join(
+        f"{i['namn']}{NBSP}{_signed(i['bonus'])}" for i in c["utrustning"] if not i.get("vapen")
+    )
+
+
+_NAME = Column("name", priority=9, wrap=True)
+# a step of a batch (`chargen matinee karriarer -n 5`): the columns of that part of the sheet
+STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
+    "megakorporation": (Column("megakorporation_namn", priority=9),),  # no name yet
+    "hjaltepoang": (_NAME, Column("hjaltepoang", priority=8), Column("k_marker", priority=8)),
+    "arketyp": (
+        _NAME,
+        Column("arketyp_namn", priority=8),
+        *(Column(g, lambda c, g=g: c["grundegenskaper"][g], priority=7) for g in GRUNDEGENSKAPER),
+        Column("tillgangar", priority=8),
+    ),
+    "uppvaxthandelser": (
+        _NAME,
+        Column(
+            "uppvaxthandelser",
+            lambda c: "; ".join(_with_effects(e) for e in c["uppvaxthandelser"]),
+            priority=8,
+            wrap=True,
+        ),
+    ),
+    "karriarer": (
+        _NAME,
+        Column(
+            "karriarer",
+            lambda c: ", ".join(k["namn"] for k in c["karriarer"]),
+            priority=8,
+            wrap=True,
+        ),
+        Column("basta_fardighet", _best_skill, priority=7),
+        Column(
+            "karriarhandelser",
+            lambda c: "; ".join(_with_effects(k["handelse"]) for k in c["karriarer"]),
+            priority=6,
+            wrap=True,
+        ),
+    ),
+    "beskrivningsord": (
+        _NAME,
+        Column(
+            "beskrivningsord",
+            lambda c: ", ".join(w["ord"] for w in c["beskrivningsord"]),
+            priority=8,
+            wrap=True,
+        ),
+    ),
+    "utrustning": (
+        _NAME,
+        Column("vapen", _weapon_short, priority=8, wrap=True),
+        Column("utrustning", _gear_short, priority=7, wrap=True),
+    ),
+}
+PC_STEPS = [
+    dataclasses.replace(s, roster=STEP_ROSTERS[s.id]) if s.id in STEP_ROSTERS else s
+    for s in PC_STEPS
+]
 
 
 SYSTEM = System(
