@@ -1471,6 +1471,13 @@ def _gear_short(c: dict) -> str:
     )
 
 
+def _joined(
+    key: str, field: str, text: Callable[[dict], str], priority: int, sep: str = ", "
+) -> Column:
+    """A wrap column of a list field's items, each as `text` writes it."""
+    return Column(key, lambda c: sep.join(text(x) for x in c[field]), priority=priority, wrap=True)
+
+
 _NAME = Column("name", priority=9, wrap=True)
 # a step of a batch (`chargen matinee karriarer -n 5`): the columns of that part of the sheet
 STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
@@ -1484,37 +1491,17 @@ STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
     ),
     "uppvaxthandelser": (
         _NAME,
-        Column(
-            "uppvaxthandelser",
-            lambda c: "; ".join(_with_effects(e) for e in c["uppvaxthandelser"]),
-            priority=8,
-            wrap=True,
-        ),
+        _joined("uppvaxthandelser", "uppvaxthandelser", _with_effects, 8, "; "),
     ),
     "karriarer": (
         _NAME,
-        Column(
-            "karriarer",
-            lambda c: ", ".join(k["namn"] for k in c["karriarer"]),
-            priority=8,
-            wrap=True,
-        ),
+        _joined("karriarer", "karriarer", lambda k: k["namn"], 8),
         Column("basta_fardighet", _best_skill, priority=7),
-        Column(
-            "karriarhandelser",
-            lambda c: "; ".join(_with_effects(k["handelse"]) for k in c["karriarer"]),
-            priority=6,
-            wrap=True,
-        ),
+        _joined("karriarhandelser", "karriarer", lambda k: _with_effects(k["handelse"]), 6, "; "),
     ),
     "beskrivningsord": (
         _NAME,
-        Column(
-            "beskrivningsord",
-            lambda c: ", ".join(w["ord"] for w in c["beskrivningsord"]),
-            priority=8,
-            wrap=True,
-        ),
+        _joined("beskrivningsord", "beskrivningsord", lambda w: w["ord"], 8),
     ),
     "utrustning": (
         _NAME,
