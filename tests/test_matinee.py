@@ -1105,3 +1105,17 @@ def test_roster_weapon_keeps_its_bonus_on_its_line():
     lines, _ = _roster("pc", 80, 3, 60)
     assert not any(re.fullmatch(r"\s*[+-]\d+,?", line.split("  ")[-1]) for line in lines[2:])
     assert any(re.search(r"\w \+\d", line) for line in lines[2:])
+
+
+def test_an_arketyps_own_weapon_must_be_a_weapon_item(tmp_path):
+    text = (Path(TABLES["arketyper"].path)).read_text(encoding="utf-8")
+    bad = text.replace('vapen = ["mishima_katana"]', 'vapen = ["mishima_kanon"]')
+    assert bad != text
+    (tmp_path / "arketyper.toml").write_text(bad, encoding="utf-8")
+    res = run("matinee", "pc", "--tables", str(tmp_path))
+    assert_usage_error(res, "mishima_kanon", "arketyper.toml")
+
+
+def test_a_samuraj_carries_the_katana_first():
+    for char in make("matinee", "pc", count=40, seed=8, options={"arketyp": "samuraj"}):
+        assert char["utrustning"][0]["namn"] == "Mishima katana"

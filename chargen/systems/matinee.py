@@ -130,6 +130,7 @@ SPECS = {
             "tillgangar": "dice!",
             "konsten": "str",
             "kunskap": "dict[int]",
+            "vapen": "list[str]",
         },
     ),
     "karriarer": Spec(
@@ -511,6 +512,18 @@ def _weapon(ctx: Context, char: dict, taken: set[str]) -> tuple[str, dict] | Non
     return skill, items[int(ctx.rng.random() * len(items))]
 
 
+def _own_weapon(ctx: Context, char: dict) -> tuple[str, dict] | None:
+    """The weapon the arketyp always carries (its `vapen`: a samuraj's katana), the
+    first of them that fits the character; None when it names none."""
+    wanted = ctx.table("arketyper").get(char["arketyp"]).get("vapen") or ()
+    for item_id in wanted:
+        for skill in WEAPON_SKILLS:
+            for item in _items(ctx, skill):
+                if item["id"] == item_id and _is_weapon(item):
+                    return skill, item
+    return None
+
+
 def utrustning(char: dict, ctx: Context) -> None:
     """Step 7: half of Tillgångar rounded up in bonuses, at most +5 to one färdighet.
 
@@ -539,7 +552,7 @@ def utrustning(char: dict, ctx: Context) -> None:
         gear.append(_gear_item(ctx, item, target, bonus))
         ctx.log(utrustning=item["id"], fardighet=target, bonus=bonus)
 
-    weapon = _weapon(ctx, char, taken)
+    weapon = _own_weapon(ctx, char) or _weapon(ctx, char, taken)
     if weapon is not None:
         take(weapon[1], weapon[0])
     weights = {f: v for f, v in char["fardigheter"].items() if v > 0 and _has_items(ctx, f)}
@@ -835,6 +848,19 @@ def check_pack(tables: Tables) -> list[Problem]:
         for e in tables[f"utrustning_{skill}"].entries
         if _is_weapon(e)
     ]
+    arketyper = tables["arketyper"]
+    ids = {e["id"] for e in weapons}
+    for index, entry in enumerate(arketyper.entries):
+        for item_id in entry.get("vapen") or ():
+            if item_id not in ids:
+                problems.append(
+                    Problem(
+                        str(arketyper.path),
+                        key_line(arketyper.text, "vapen", index),
+                        f"vapen '{item_id}' of arketyp '{entry['id']}' is no utrustning item "
+                        "tagged vapen",
+                    )
+                )
     corps = tables["megakorporationer"]
     for index, corp in enumerate(corps.entries):
         if not any(_corp_allows(e, corp["id"]) for e in weapons):
