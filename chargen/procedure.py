@@ -162,6 +162,10 @@ class System:
     labels_table: str = "etiketter"
     # Optional: the sheet as parts (a step alone shows its own); `sheet` may then be None.
     parts: list[Part] = field(default_factory=list)
+    # Optional, for speed: a character as one JSON Lines line (with its newline), exactly
+    # the text of the default encoder (a batch whose members share most of their
+    # fields may splice their encoded parts); None: the default encoder.
+    json_line: Callable[[dict], str] | None = None
 
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
@@ -862,7 +866,11 @@ class Context:
                 self.options[option.replace("-", "_")] = value  # the whole batch takes it
                 return value, "prompt"
             value = draw() if callable(draw) else draw
-            self.prompter.drawn(value)
+            if not callable(draw) and "default" in self.labels.prompts:
+                # a fixed default, not a roll: "Utan svar: 5", not "Slumpen gav: 5"
+                self.prompter.say("  " + self.labels.prompt("default", value=value))
+            else:
+                self.prompter.drawn(value)
             return value, "random"
         return (draw() if callable(draw) else draw), "random"
 

@@ -175,6 +175,9 @@ def test_names_distinct_and_each_member_regenerates_from_its_seed_name_included(
             if char["name"][-1].isdigit():  # every epithet of its creature was taken
                 continue
             assert make("savage", kind, seed=char["seed"])[0] == char
+        for char in [c for c in batch if c["name"][-1].isdigit()][:20]:
+            alone = make("savage", kind, seed=char["seed"])[0]  # alone: without the number
+            assert alone == {**char, "name": char["name"].rsplit(" ", 1)[0]}
         # a number only once every epithet of a creature is taken (hundreds of one beast)
         numbered = [n for n in names if n[-1].isdigit()]
         assert len(numbered) < len(batch) // 25
