@@ -855,12 +855,15 @@ class Context:
         """The pack's Labels (chargen.labels): every word a reader sees."""
         return self.tables.labels
 
-    def _answer(self, option: str, ask: Callable[[], Any], draw: Any) -> tuple[Any, str]:
-        """The option's value, else the prompt's answer, else the draw: (value, how)."""
+    def _answer(
+        self, option: str, ask: Callable[[], Any], draw: Any, asks: bool = True
+    ) -> tuple[Any, str]:
+        """The option's value, else the prompt's answer, else the draw: (value, how).
+        `asks=False` (a question with one possible answer) draws without prompting."""
         given = self.options.get(option.replace("-", "_"))
         if given is not None and given != ():
             return given, "option"
-        if self.prompter is not None:
+        if self.prompter is not None and asks:
             value = ask()
             if value is not None:
                 self.options[option.replace("-", "_")] = value  # the whole batch takes it
@@ -881,7 +884,7 @@ class Context:
         """A number from `low` to `high`: the option, the prompt, or `draw` (a value or a
         callable of no argument that rolls with ctx.rng)."""
         value, how = self._answer(
-            option, lambda: self.prompter.number(self.labels(option), low, high), draw
+            option, lambda: self.prompter.number(self.labels(option), low, high), draw, low < high
         )
         value = int(value)
         if not low <= value <= high:
