@@ -116,12 +116,15 @@ class Column:
     """A roster column: its header is the label `key` (shrinking through the label's
     short forms); `get` a character key (default `key`) or a function of the character.
     When the roster must fit, the lowest `priority` columns go first; a `wrap` column
-    may wrap its text instead."""
+    may wrap its text instead. `legend` names the label keys whose short forms the
+    cells use ("Sni 10, Kar 4"): a roster that shows the column spells them out under
+    itself, beside its short headers."""
 
     key: str
     get: str | Callable[[dict], Any] | None = None
     priority: int = 5
     wrap: bool = False
+    legend: tuple[str, ...] = ()
 
 
 @dataclass
@@ -852,18 +855,25 @@ class Context:
         """The pack's Labels (chargen.labels): every word a reader sees."""
         return self.tables.labels
 
-    def _answer(self, option: str, ask: Callable[[], Any], draw: Any) -> tuple[Any, str]:
-        """The option's value, else the prompt's answer, else the draw: (value, how)."""
+    def _answer(
+        self, option: str, ask: Callable[[], Any], draw: Any, asks: bool = True
+    ) -> tuple[Any, str]:
+        """The option's value, else the prompt's answer, else the draw: (value, how).
+        `asks=False` (a question with one possible answer) draws without prompting."""
         given = self.options.get(option.replace("-", "_"))
         if given is not None and given != ():
             return given, "option"
-        if self.prompter is not None:
+        if self.prompter is not None and asks:
             value = ask()
             if value is not None:
                 self.options[option.replace("-", "_")] = value  # the whole batch takes it
                 return value, "prompt"
             value = draw() if callable(draw) else draw
-            self.prompter.drawn(value)
+            if not callable(draw) and "default" in self.labels.prompts:
+                # a fixed default, not a roll: "Utan svar: 5", not "Slumpen gav: 5"
+                self.prompter.say("  " + self.labels.prompt("default", value=value))
+            else:
+                self.prompter.drawn(value)
             return value, "random"
         return (draw() if callable(draw) else draw), "random"
 
@@ -874,7 +884,7 @@ class Context:
         """A number from `low` to `high`: the option, the prompt, or `draw` (a value or a
         callable of no argument that rolls with ctx.rng)."""
         value, how = self._answer(
-            option, lambda: self.prompter.number(self.labels(option), low, high), draw
+            option, lambda: self.prompter.number(self.labels(option), low, high), draw, low < high
         )
         value = int(value)
         if not low <= value <= high:

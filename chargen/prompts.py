@@ -169,6 +169,8 @@ class Prompter:
             else self.labels.prompt("count_range", low=low, high=high)
         )
         what = self._options(option, table, pool)
+        if option in self.labels.plurals:  # "Välj 1 till 2 Bakgrunder", not "2 Bakgrund"
+            what = self.labels.plural(high, option)
         for _ in range(TRIES):
             answer = self.ask(self.labels.prompt("many", what=what, count=how_many))
             if not answer:

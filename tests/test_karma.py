@@ -225,7 +225,7 @@ def test_interactive_player_picks_one_or_two_bakgrunder_whatever_the_roll():
     for answer, expected in (("3\n\n", ["rovare"]), ("3,1\n\n", ["rovare", "jagare"])):
         result = run("karma", "pc", "--interactive", "--seed", "1", "-f", "jsonl", input=answer)
         assert result.exit_code == 0, result.stderr
-        assert "Välj 1 till 2 Bakgrund" in result.stderr
+        assert "Välj 1 till 2 Bakgrunder" in result.stderr
         assert [b["id"] for b in json.loads(result.stdout)["bakgrunder"]] == expected
     too_many = run("karma", "pc", "--interactive", "-f", "jsonl", input="1,2,3\n1\n\n")
     assert "är inget av alternativen ovan" in too_many.stderr

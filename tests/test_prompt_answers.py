@@ -18,3 +18,24 @@ def test_a_non_ascii_digit_is_an_invalid_answer_not_an_internal_error():
     )
     assert out.code == 2, out.stderr
     assert "internal error" not in out.stderr
+
+
+def test_a_number_with_one_possible_value_is_not_asked():
+    """`(0–0; ...)` asks nothing: the one value is taken, and the character is the one
+    the same seed makes without prompts (the draw still comes from the same stream)."""
+    import json
+    import re
+
+    from conftest import run
+
+    same = re.compile(r"\((\d+)–(\d+);")
+    for seed in range(1, 41):
+        args = ["savage", "pc", "--seed", str(seed), "-f", "json"]
+        asked = run(*args, "--interactive", input="\n" * 200)
+        assert asked.exit_code == 0, asked.stderr
+        for low, high in same.findall(asked.stderr + asked.stdout):
+            assert low != high, f"seed {seed} asks for a number from {low} to {high}"
+        plain = json.loads(run(*args).stdout)[0]
+        prompted = json.loads(asked.stdout[asked.stdout.index("[") :])[0]
+        for key in ("alaptulajdonsagok", "kepzettsegek", "hatranyok", "name"):
+            assert prompted[key] == plain[key], (seed, key)

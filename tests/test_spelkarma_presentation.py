@@ -194,3 +194,20 @@ def test_gendered_yrke_and_template_names_agree_with_the_character():
                     assert char[shown] == name[char["kon"]], (char["name"], char[shown])
                     seen.add((char[field], char["kon"]))
     assert {("spelman", "female"), ("spelman", "male"), ("kopman", "female")} <= seen
+
+
+def test_each_weapon_carried_has_its_rules_and_notes_on_the_sheet():
+    seen = set()
+    for seed in range(1, 150):
+        char = next(generate(SP, SP_PACK, "pc", {}, 1, seed))
+        text = " ".join(_text(SP, SP_PACK, seed=seed).split())
+        for w in char["vapen"]:
+            table = SP_PACK["narstridsvapen" if "langd" in w else "avstandsvapen"]
+            entry = table.get(w["id"])
+            for key in ("rules", "anmarkning"):
+                if entry.get(key):
+                    assert " ".join(entry[key].split()) in text, (seed, w["namn"], key)
+                    seen.add((w["id"], key))
+            if w["typ"] == "Stick":
+                assert "Stick: ett stickvapen som får in en kritisk träff fastnar" in text
+    assert {("svard", "rules"), ("skold", "rules"), ("skold", "anmarkning")} <= seen

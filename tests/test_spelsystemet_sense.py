@@ -167,7 +167,7 @@ def test_weapon_notes_are_on_the_sheet():
     for seed in range(1, 40):
         result = run("spelsystemet", "pc", "--yrke", "riddare", "--seed", str(seed))
         if "Lans" in result.stdout:
-            assert "kavellerichock" in result.stdout  # the document's note for the lance
+            assert "kavallerichock" in result.stdout  # the document's note for the lance
             break
     else:
         pytest.fail("no riddare with a lance in 40 seeds")

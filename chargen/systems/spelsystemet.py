@@ -1462,6 +1462,8 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
     for key in ("mall_namn", "genre_namn", "art_namn", "yrke_namn"):
         if key in char:
             head.append([L(key), char[key]])
+    if "modersmal" in char and "fardighetsnamn" in char:
+        head.append([L("modersmal"), _tongue(char, "modersmal", tables)])
     if "grundskada" in char and "lp" not in char:  # the vapen step alone
         head.append([L("grundskada"), char["grundskada"]])
     title = L("rollperson") if char.get("kind") == "pc" else L("spelledarperson")
@@ -1561,20 +1563,30 @@ def weapon_terms(weapons: list[dict], tables: Tables) -> list[str]:
         out.append(L("forklaring_eh_sv"))
     if any(str(w.get("eldhastighet", "")).endswith("+") for w in weapons):
         out.append(L("forklaring_automateld"))
+    if any(w.get("typ") == "Stick" for w in weapons):
+        out.append(L("forklaring_spetsning"))
     return out
 
 
 def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
-    """The document's notes for the weapons carried, each once: "Lans: En lans som ..."."""
+    """The document's notes and rules for the weapons carried, each once: "Lans: En lans
+    som ...", "Svärd, Värja: Svärd ger +1/−1 ..."."""
     by_note: dict[str, list[str]] = {}
     for w in weapons:
         if "stridskonst" in w:
             text = tables["fardigheter"].get("stridskonst").get("description")
             if text:
                 by_note.setdefault(text, []).append(w["stridskonst"])
+        table = tables["narstridsvapen" if "langd" in w else "avstandsvapen"]
+        rules = table.get(w["id"]).get("rules") if w.get("id") in table else None
+        if rules:
+            by_note.setdefault(rules, []).append(w["namn"])
         if w.get("anmarkning"):
             by_note.setdefault(w["anmarkning"], []).append(w["namn"])
-    return [f"{', '.join(dict.fromkeys(names))}: {text}" for text, names in by_note.items()]
+    by_names: dict[str, list[str]] = {}  # one line per weapon (or weapons) with all its texts
+    for text, names in by_note.items():
+        by_names.setdefault(", ".join(dict.fromkeys(names)), []).append(text)
+    return [f"{names}: {' '.join(texts)}" for names, texts in by_names.items()]
 
 
 def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False, unless: str = "") -> Part:
@@ -1595,11 +1607,21 @@ def _piece(*keys: str, extra: tuple[str, ...] = (), head: bool = False, unless: 
     return Part(keys, build)
 
 
+def _tongue(char: dict, key: str, tables: Tables | None = None) -> str:
+    """A language the character speaks, by its name ("Allmänspråket", not the skill's
+    "Språk Allmänspråket")."""
+    label = char["fardighetsnamn"].get(char[key], "")
+    prefix = "Språk"
+    if tables is not None and "sprak" in tables["fardigheter"]:
+        prefix = tables["fardigheter"].get("sprak").get("prefix", prefix)
+    return label.removeprefix(prefix + " ")
+
+
 def _tongues(char: dict, tables: Tables) -> list[Section]:
-    L, names = tables.labels, char["fardighetsnamn"]
-    rows = [[L("modersmal"), names.get(char["modersmal"], "")]]
+    L = tables.labels
+    rows = [[L("modersmal"), _tongue(char, "modersmal", tables)]]
     if char.get("gemensamt_sprak") and char["gemensamt_sprak"] != char["modersmal"]:
-        rows.append([L("gemensamt_sprak"), names.get(char["gemensamt_sprak"], "")])
+        rows.append([L("gemensamt_sprak"), _tongue(char, "gemensamt_sprak", tables)])
     return [Section(L("sprak"), rows=rows)]
 
 
@@ -1719,7 +1741,7 @@ STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
     "yrke": (
         Column("name", priority=9),
         Column("yrke_namn", priority=8),
-        Column("modersmal", lambda c: c["fardighetsnamn"][c["modersmal"]], priority=5),
+        Column("modersmal", lambda c: _tongue(c, "modersmal"), priority=5),
         Column("basta_fardigheter", _best_skills, priority=7, wrap=True),
     ),
     "vapen": (
