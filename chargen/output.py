@@ -137,15 +137,24 @@ def roster(
     if rows:
         yield flush()
     if chosen is not None:
-        yield from legend(labels, forms, chosen, filled, max(width, 20))
+        yield from legend(labels, forms, chosen, filled, max(width, 20), cols)
+    elif markdown and filled:  # every column and its full header: only the cells' short forms
+        every = (list(range(len(cols))), [f[0] for f in forms], None)
+        yield from legend(labels, forms, every, filled, max(width, 20), cols)
 
 
 def legend(
-    labels, forms: list[list[str]], chosen: tuple, filled: set[int], width: int
+    labels,
+    forms: list[list[str]],
+    chosen: tuple,
+    filled: set[int],
+    width: int,
+    columns: list | None = None,
 ) -> Iterator[str]:
     """The lines under a plain-text roster, for a labels file that opts in: the short
-    headers spelled out (`[words] legend`, "Förkortningar: {items}.") and the columns
-    left out to fit the width (`[words] dropped`), which the JSON still holds."""
+    headers spelled out (`[words] legend`, "Förkortningar: {items}."), and the short
+    forms the cells of a shown column use (its `legend` keys), and the columns left out
+    to fit the width (`[words] dropped`), which the JSON still holds."""
     from chargen.render import wrap
 
     keep, heads, _widths = chosen
@@ -158,6 +167,13 @@ def legend(
         for i, h in zip(keep, heads, strict=True)
         if h != forms[i][0]
     ]
+    for i in keep if columns else ():
+        if i in filled:
+            shortened += [
+                f"{labels.short(k)[-1]}{NBSP}={NBSP}{labels(k)}"
+                for k in columns[i].legend
+                if labels.short(k)
+            ]
     if template and shortened:
         lines += wrap(template.format(items=", ".join(shortened)), width, "  ")
     template = labels.words.get("dropped")

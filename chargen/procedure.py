@@ -116,12 +116,15 @@ class Column:
     """A roster column: its header is the label `key` (shrinking through the label's
     short forms); `get` a character key (default `key`) or a function of the character.
     When the roster must fit, the lowest `priority` columns go first; a `wrap` column
-    may wrap its text instead."""
+    may wrap its text instead. `legend` names the label keys whose short forms the
+    cells use ("Sni 10, Kar 4"): a roster that shows the column spells them out under
+    itself, beside its short headers."""
 
     key: str
     get: str | Callable[[dict], Any] | None = None
     priority: int = 5
     wrap: bool = False
+    legend: tuple[str, ...] = ()
 
 
 @dataclass

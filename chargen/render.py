@@ -53,11 +53,9 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
         queue = words(paragraph)[::-1]
         while queue:
             word = queue.pop()
-            if NBSP in word:
-                if len(indent) + len(word) > width:  # too long for any line: its parts
-                    queue += word.split(NBSP)[::-1]
-                    continue
-                word = word.replace(NBSP, " ")
+            if NBSP in word and len(indent) + len(word) > width and "-" not in word:
+                queue += word.split(NBSP)[::-1]  # too long for any line: its parts
+                continue
             room = width - len(line) - (0 if fresh else 1)
             if len(word) <= room:
                 line = line + word if fresh else f"{line} {word}"
@@ -68,12 +66,17 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
                 line, fresh = indent, True
             while len(line) + len(word) > width:
                 cut = width - len(line) - 1
-                out.append(line + word[:cut] + "-")
-                word = word[cut:]
+                own = word.rfind("-", 0, cut + 1)  # a compound breaks at its own hyphen
+                if own > 0:
+                    out.append(line + word[: own + 1])
+                    word = word[own + 1 :]
+                else:
+                    out.append(line + word[:cut] + "-")
+                    word = word[cut:]
                 line = indent
             line, fresh = line + word, False
         out.append(line.rstrip() if not fresh else lead.rstrip())
-    return out
+    return [line.replace(NBSP, " ") for line in out] if NBSP in str(text) else out
 
 
 def _is_number(text: str) -> bool:
@@ -268,8 +271,8 @@ def choose_columns(
 
     `forms[i]` are column i's header forms, longest first; `cells[r][i]` the texts.
     Headers shrink through their short forms (lowest priority first), wrap columns
-    wrap down to 12 (or their longest word, up to 16; a priority-9 column to 22), and the lowest-priority columns
-    are dropped until the row fits.
+    wrap down to 12 (or their longest word, up to 16; a priority-9 column to 22), and
+    the lowest-priority columns are dropped until the row fits.
     """
     n = len(columns)
     body_width = [max((len(r[i]) for r in cells), default=0) for i in range(n)]

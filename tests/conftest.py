@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -52,6 +54,21 @@ def by_id(tables, name: str) -> dict[str, dict]:
 def lef_values(char: dict) -> dict[str, int]:
     """A LEF character's twelve evner (talenter and kundskaber) in one dict."""
     return {**char["talenter"], **char["kundskaber"]}
+
+
+def pack_table(pack: Path, system: str, name: str, edit: Callable[[str], str]) -> Path:
+    """Write built-in table `name` of `system`, its text changed by `edit`, into a pack
+    (`pack/SYSTEM/NAME.toml`); the file written. An edit that changes nothing fails."""
+    from chargen.tables import builtin_root
+
+    text = (builtin_root() / system / f"{name}.toml").read_text(encoding="utf-8")
+    changed = edit(text)
+    assert changed != text, f"the edit of {system}/{name}.toml changed nothing"
+    folder = pack / system
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.toml"
+    path.write_text(changed, encoding="utf-8")
+    return path
 
 
 def assert_usage_error(result: Result, *fragments: str) -> None:

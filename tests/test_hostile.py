@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import assert_usage_error, run
+from conftest import assert_usage_error, pack_table, run
 
 from chargen import names
 from chargen.errors import ChargenError
@@ -29,12 +29,7 @@ TABLES = ROOT / "tables"
 
 def pack_with(tmp_path: Path, system: str, name: str, edit) -> Path:
     """A pack holding one built-in table of `system`, its text changed by `edit`."""
-    folder = tmp_path / "pack" / system
-    folder.mkdir(parents=True, exist_ok=True)
-    text = (TABLES / system / f"{name}.toml").read_text(encoding="utf-8")
-    changed = edit(text)
-    assert changed != text, "the edit changed nothing"
-    (folder / f"{name}.toml").write_text(changed, encoding="utf-8")
+    pack_table(tmp_path / "pack", system, name, edit)
     return tmp_path / "pack"
 
 

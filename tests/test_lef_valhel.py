@@ -376,3 +376,32 @@ def test_the_tilstande_carry_their_text_and_the_fokus_rule(pcs):
         for tilstand in char["tilstande"]:
             text = TABLES["tilstande"].get(tilstand)["description"]
             assert " ".join(text.split()) in sheet, tilstand
+
+
+# -- the roster ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["pc", "npc"])
+def test_the_rosters_short_evner_are_spelled_out_under_it(kind):
+    short = TABLES.labels.shorts
+    for seed in (3, 30, 300):
+        out = run("lef", kind, "-n", "40", "--seed", str(seed), "--width", "80").stdout
+        lines = out.splitlines()
+        assert max(len(line) for line in lines) <= 80
+        body = "\n".join(lines[2 : lines.index("")])  # the rows, above the legend
+        legend = " ".join(out[out.index("Forkortelser:") :].split())
+        used = set(re.findall(r"\b([A-ZÆØÅ][a-zæøå]{2}) \d+\b", body))
+        assert used, body
+        for evne in EVNER:
+            form = short[evne][-1]
+            assert len(form) == 3
+            assert f"{form} = {TABLES.labels(evne)}" in legend
+        assert used <= {short[e][-1] for e in EVNER}
+        assert not re.search(r"\b(Snil|Kari|Okku|Myto|Tekn)\b", out)  # the old cryptic forms
+
+
+def test_a_narrow_roster_says_which_columns_it_left_out():
+    out = run("lef", "npc", "-n", "20", "--seed", "3", "--width", "60").stdout
+    assert max(len(line) for line in out.splitlines()) <= 60
+    assert "Ikke plads til (står i -f json): Stærkeste evner, Fokus." in " ".join(out.split())
+    assert "Forkortelser: Fys" not in out  # the evner column is not shown, nor its legend

@@ -1052,3 +1052,70 @@ def test_tables_check_rejects_an_unknown_konsten_mode(tmp_path):
     line = _arketyper_with(tmp_path, 'konsten = "psyke"', 'konsten = "alla"')
     result = run("tables", "check", str(tmp_path))
     assert_usage_error(result, f"arketyper.toml:{line}", "alla", "en, psyke")
+
+
+# -- rosters ---------------------------------------------------------------------------
+
+
+def _roster(kind: str, width: int, seed: int, n: int = 40) -> tuple[list[str], list[dict]]:
+    out = run("matinee", kind, "-n", str(n), "--seed", str(seed), "--width", str(width)).stdout
+    chars = make("matinee", kind, count=n, seed=seed)
+    return out.splitlines(), chars
+
+
+@pytest.mark.parametrize("kind", ["pc", "npc"])
+@pytest.mark.parametrize("width", [80, 60])
+def test_roster_keeps_korporation_and_whole_names(kind, width):
+    for seed in (3, 31):
+        lines, chars = _roster(kind, width, seed)
+        assert max(len(line) for line in lines) <= width
+        head = lines[0].split()
+        assert head[0] == "Namn" and head[1] in ("Korp.", "Korporation", "Megakorporation")
+        body = lines[2 : lines.index("")] if "" in lines else lines[2:]
+        text = "\n".join(body)
+        for char in chars:  # a name of up to 22 letters stands whole on its line
+            if len(char["name"]) <= 22:
+                assert re.search(rf"^{re.escape(char['name'])}(\s|$)", text, re.M), char["name"]
+        # no word is broken with an added hyphen: a line ends in "-" only where a
+        # compound has its own ("Interceptor-" / "pistol")
+        words = {w for c in chars for w in json.dumps(c, ensure_ascii=False).split()}
+        own = {w[: i + 1] for w in words for i, ch in enumerate(w) if ch == "-"}
+        for line in body:
+            last = line.split()[-1] if line.split() else ""
+            if last.endswith("-"):
+                assert last in own, (last, text)
+        legend = " ".join(lines[lines.index("") :]) if "" in lines else ""
+        if "SUP" in head:
+            assert "SUP = Slås ut på" in legend
+
+
+def test_roster_best_skill_by_name_for_pcs_and_left_out_for_npcs():
+    lines, chars = _roster("pc", 200, 5, 10)
+    assert "Bästa färdighet" in lines[0]
+    for char in chars:
+        best = max(char["fardigheter"].values())
+        row = next(line for line in lines if line.startswith(char["name"]))
+        assert re.search(rf"\b[A-ZÅÄÖ][\w()åäö ]* {best}\b", row), row
+    lines, _ = _roster("npc", 200, 5, 10)
+    assert "Slås ut på" in lines[0]
+    assert "Bästa färdighet" not in lines[0] and "Initiativ" not in lines[0]
+
+
+def test_roster_weapon_keeps_its_bonus_on_its_line():
+    lines, _ = _roster("pc", 80, 3, 60)
+    assert not any(re.fullmatch(r"\s*[+-]\d+,?", line.split("  ")[-1]) for line in lines[2:])
+    assert any(re.search(r"\w \+\d", line) for line in lines[2:])
+
+
+def test_an_arketyps_own_weapon_must_be_a_weapon_item(tmp_path):
+    text = (Path(TABLES["arketyper"].path)).read_text(encoding="utf-8")
+    bad = text.replace('vapen = ["mishima_katana"]', 'vapen = ["mishima_kanon"]')
+    assert bad != text
+    (tmp_path / "arketyper.toml").write_text(bad, encoding="utf-8")
+    res = run("matinee", "pc", "--tables", str(tmp_path))
+    assert_usage_error(res, "mishima_kanon", "arketyper.toml")
+
+
+def test_a_samuraj_carries_the_katana_first():
+    for char in make("matinee", "pc", count=40, seed=8, options={"arketyp": "samuraj"}):
+        assert char["utrustning"][0]["namn"] == "Mishima katana"

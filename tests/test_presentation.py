@@ -239,6 +239,15 @@ def test_wrap_hanging_indent_and_marked_breaks():
     assert "".join(line.strip().rstrip("-") for line in lines[1:]) == "x" * 30
 
 
+def test_wrap_keeps_no_break_words_together_and_breaks_compounds_at_their_hyphen():
+    nbsp = "\u00a0"
+    lines = wrap(f"Jaktgevär med kikarsikte{nbsp}+2, Tung pistol{nbsp}+1", 16)
+    assert lines == ["Jaktgevär med", "kikarsikte +2,", "Tung pistol +1"]  # printed plainly
+    assert wrap(f"Interceptor-pistol{nbsp}+2", 14) == ["Interceptor-", "pistol +2"]
+    assert wrap("Kulsprutepistol", 10) == ["Kulsprute-", "pistol"]  # no hyphen: marked break
+    assert wrap(f"Automatkarbin{nbsp}+1,", 14) == ["Automatkarbin", "+1,"]  # too long: parts
+
+
 def test_table_fits_and_keeps_every_word():
     rows = [["Smugglare", "Flygfarkoster +5, Fixare +5, Lönndom +4", "Tullen tog din last " * 5]]
     lines = table_lines(rows, ["Karriär", "Ger", "Händelse"], 60)

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import assert_usage_error, run
+from conftest import assert_usage_error, pack_table, run
 
 from chargen.systems import load
 from chargen.systems import savage as sv
@@ -162,12 +162,8 @@ def _pack(tmp_path: Path, name: str, old: str, new: str) -> tuple[Path, Path, in
     """A pack whose `name`.toml has `old` changed to `new` once; (pack, file, changed line)."""
     source = TABLES.files[name].read_text(encoding="utf-8")
     assert old in source, (name, old)
-    at = source.index(old)
-    folder = tmp_path / "savage"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"{name}.toml"
-    path.write_text(source.replace(old, new, 1), encoding="utf-8")
-    return tmp_path, path, source.count("\n", 0, at) + 1
+    path = pack_table(tmp_path, "savage", name, lambda text: text.replace(old, new, 1))
+    return tmp_path, path, source.count("\n", 0, source.index(old)) + 1
 
 
 def _problem_line(stderr: str, path: Path, line: int) -> str:

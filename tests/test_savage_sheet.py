@@ -100,3 +100,40 @@ def test_hungarian_fixes_on_the_sheet():
     zombie = next(e for e in TABLES["mellekszereplok"].entries if e["id"] == "zombi")
     line = next(k for k in zombie["kulonleges"] if k.startswith("Élőhalott"))
     assert line.endswith(".") and "Megzavart további Megzavarástól Sebbe" not in line
+
+
+@pytest.mark.parametrize("width", [80, 60])
+@pytest.mark.parametrize("kind", ["npc", "pc"])
+def test_roster_explains_its_abbreviations_and_names_what_did_not_fit(kind: str, width: int):
+    labels = TABLES.labels
+    chars = make("savage", kind, count=12, seed=21)
+    text = "".join(render(SYSTEM, TABLES, iter(chars), "table", 12, width=width))
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= width
+    header = lines[0].split()
+    legend = " ".join(line.strip() for line in lines[lines.index("") + 1 :])
+    full = {labels.label(k): k for k in labels.labels}
+    for word in header:  # every shortened header is spelled out under the roster
+        if word not in full:
+            assert f"{word} = " in legend, (word, legend)
+    # the columns left out are named (Hárítás and Szívósság are the last to go)
+    assert "Nem fért ki" in legend
+    assert any(h in header for h in ("Hár", "Hárítás"))
+    assert any(h in header for h in ("Szív", "Szívóss.", "Szívósság"))
+    # a Hungarian reader's words: the legend has no id, no Python value
+    assert "_" not in legend and "None" not in legend and "True" not in legend
+
+
+def test_squad_sheet_shows_the_seed_not_the_squad_id():
+    chars = make("savage", "npc", count=4, seed=3, options={"template": "katona", "squad": True})
+    text = "".join(render(SYSTEM, TABLES, iter(chars), "table", 4))
+    assert "katona-3" not in text and "Mag" in text
+
+
+def test_the_hatalmak_step_alone_says_why_a_character_has_no_power():
+    from chargen.procedure import generate
+
+    step = SYSTEM.step("hatalmak")
+    for char in generate(SYSTEM, TABLES, "pc", {"template": "harcos"}, 3, 4, step="hatalmak"):
+        text = "".join(render(SYSTEM, TABLES, iter([char]), "table", 1, step))
+        assert "Mágikus háttér" in text and "Nincs" in text

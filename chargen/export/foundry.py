@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from chargen import __version__
+from chargen.export import squad_runs
 
 ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 SWID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -426,21 +427,23 @@ def _shield(char: dict) -> int:
 
 
 def actors(items: Iterable[dict], tables) -> Iterator[dict]:
-    """Actors in order; squad members carry their place, the leader and the shared card."""
-    leader: dict | None = None
-    for n, char in enumerate(items):
-        squad = None
-        if char.get("squad"):
-            if leader is None or leader["squad"] != char["squad"]:
-                leader = {"squad": char["squad"], "id": actor_id(char), "name": char["name"]}
-            squad = {
-                "leader": leader["id"] == actor_id(char),
-                "leaderId": leader["id"],
-                "leaderName": leader["name"],
-                "card": char.get("akciokartya"),
-                "member": n + 1,
-            }
-        yield actor(char, tables, squad)
+    """Actors in order; squad members carry their place, the leader (a squad's first
+    member) and the shared card."""
+    n = 0
+    for run in squad_runs(items):
+        leader = actor_id(run[0])
+        for char in run:
+            n += 1
+            squad = None
+            if char.get("squad"):
+                squad = {
+                    "leader": actor_id(char) == leader,
+                    "leaderId": leader,
+                    "leaderName": run[0]["name"],
+                    "card": char.get("akciokartya"),
+                    "member": n,
+                }
+            yield actor(char, tables, squad)
 
 
 def render(system, tables, items: Iterable[dict], count: int, values: dict) -> Iterator[str]:

@@ -18,6 +18,7 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator
 
+from chargen.export import squad_runs
 from chargen.export.foundry import mapping
 
 WIDTH = 80
@@ -169,20 +170,9 @@ def block(char: dict, tables, members: list[str] | None = None, width: int = WID
 
 def blocks(items: Iterable[dict], tables, width: int = WIDTH) -> Iterator[str]:
     """A block per character; the members of one squad share one block."""
-    squad: list[dict] = []
-    for char in items:
-        if char.get("squad"):
-            if squad and squad[0]["squad"] != char["squad"]:
-                yield block(squad[0], tables, [c["name"] for c in squad], width)
-                squad = []
-            squad.append(char)
-            continue
-        if squad:
-            yield block(squad[0], tables, [c["name"] for c in squad], width)
-            squad = []
-        yield block(char, tables, width=width)
-    if squad:
-        yield block(squad[0], tables, [c["name"] for c in squad], width)
+    for run in squad_runs(items):
+        members = [c["name"] for c in run] if run[0].get("squad") else None
+        yield block(run[0], tables, members, width)
 
 
 def render(system, tables, items: Iterable[dict], count: int, values: dict) -> Iterator[str]:

@@ -15,6 +15,7 @@ stjerner) and grej.
 
 from __future__ import annotations
 
+import dataclasses
 from bisect import bisect
 from itertools import accumulate
 from typing import Any
@@ -1089,6 +1090,59 @@ def _evner_short(char: dict) -> str:
     return ", ".join(f"{SHORT.get(e, e)} {values[e]}" for e in ranked)
 
 
+def _ekspertiser_short(char: dict) -> str:
+    return ", ".join(e["navn"] for e in char["ekspertiser"])
+
+
+def _tilstande_short(char: dict) -> str:
+    """ "Helbred 2/2, Kraft 4/4, ..." """
+    return ", ".join(
+        f"{LABELS.get(t, t)} {row['vaerdi']}/{row['loft']}" for t, row in char["tilstande"].items()
+    )
+
+
+def _stjerner_short(char: dict) -> str:
+    return ", ".join(f"{LABELS.get(k, k)} {n}" for k, n in char["stjerner"].items() if n)
+
+
+_NAVN = Column("navn", "name", priority=9, wrap=True)
+# a step of a batch (`chargen lef tilstande -n 5`): the columns of that part of the sheet
+STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
+    "blodarv": (
+        _NAVN,
+        Column("blodarv", "blodarv_navn", priority=8),
+        Column("fokus", _fokus_short, priority=7),
+        Column("ekspertiser", _ekspertiser_short, priority=6, wrap=True),
+    ),
+    "personlighed": (
+        _NAVN,
+        Column("personlighed", "personlighed_navn", priority=8),
+        Column("ekspertiser", _ekspertiser_short, priority=7, wrap=True),
+    ),
+    "evner": (
+        _NAVN,
+        Column("staerkeste_evner", _evner_short, priority=8, legend=EVNER),
+        Column("ekspertiser", _ekspertiser_short, priority=7, wrap=True),
+    ),
+    "tilstande": (
+        _NAVN,
+        Column("tilstande", _tilstande_short, priority=8, wrap=True),
+        Column("fokus", _fokus_short, priority=7),
+        Column("stjerner", _stjerner_short, priority=6, wrap=True),
+    ),
+    "grej": (
+        _NAVN,
+        Column("startudstyr", priority=7),
+        Column("grej", lambda c: ", ".join(i["navn"] for i in c["grej"]), priority=8, wrap=True),
+        Column("penge", priority=8),
+    ),
+}
+PC_STEPS = [
+    dataclasses.replace(s, roster=STEP_ROSTERS[s.id]) if s.id in STEP_ROSTERS else s
+    for s in PC_STEPS
+]
+
+
 SYSTEM = System(
     id="lef",
     name="LEF, Terminus Alfa",
@@ -1116,7 +1170,7 @@ SYSTEM = System(
         Column("skabelon", "skabelon_navn", priority=8),
         Column("blodarv", "blodarv_navn", priority=7),
         Column("personlighed", "personlighed_navn", priority=6),
-        Column("staerkeste_evner", _evner_short, priority=5),
+        Column("staerkeste_evner", _evner_short, priority=5, legend=EVNER),
         Column("fokus", _fokus_short, priority=4, wrap=True),
     ],
 )

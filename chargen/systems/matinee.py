@@ -10,6 +10,7 @@ quoted or authored, and every number the code uses comes from regler.toml.
 
 from __future__ import annotations
 
+import dataclasses
 from bisect import bisect
 from collections.abc import Callable
 
@@ -129,6 +130,7 @@ SPECS = {
             "tillgangar": "dice!",
             "konsten": "str",
             "kunskap": "dict[int]",
+            "vapen": "list[str]",
         },
     ),
     "karriarer": Spec(
@@ -510,6 +512,18 @@ def _weapon(ctx: Context, char: dict, taken: set[str]) -> tuple[str, dict] | Non
     return skill, items[int(ctx.rng.random() * len(items))]
 
 
+def _own_weapon(ctx: Context, char: dict) -> tuple[str, dict] | None:
+    """The weapon the arketyp always carries (its `vapen`: a samuraj's katana), the
+    first of them that fits the character; None when it names none."""
+    wanted = ctx.table("arketyper").get(char["arketyp"]).get("vapen") or ()
+    for item_id in wanted:
+        for skill in WEAPON_SKILLS:
+            for item in _items(ctx, skill):
+                if item["id"] == item_id and _is_weapon(item):
+                    return skill, item
+    return None
+
+
 def utrustning(char: dict, ctx: Context) -> None:
     """Step 7: half of Tillgångar rounded up in bonuses, at most +5 to one färdighet.
 
@@ -538,7 +552,7 @@ def utrustning(char: dict, ctx: Context) -> None:
         gear.append(_gear_item(ctx, item, target, bonus))
         ctx.log(utrustning=item["id"], fardighet=target, bonus=bonus)
 
-    weapon = _weapon(ctx, char, taken)
+    weapon = _own_weapon(ctx, char) or _weapon(ctx, char, taken)
     if weapon is not None:
         take(weapon[1], weapon[0])
     weights = {f: v for f, v in char["fardigheter"].items() if v > 0 and _has_items(ctx, f)}
@@ -834,6 +848,19 @@ def check_pack(tables: Tables) -> list[Problem]:
         for e in tables[f"utrustning_{skill}"].entries
         if _is_weapon(e)
     ]
+    arketyper = tables["arketyper"]
+    ids = {e["id"] for e in weapons}
+    for index, entry in enumerate(arketyper.entries):
+        for item_id in entry.get("vapen") or ():
+            if item_id not in ids:
+                problems.append(
+                    Problem(
+                        str(arketyper.path),
+                        key_line(arketyper.text, "vapen", index),
+                        f"vapen '{item_id}' of arketyp '{entry['id']}' is no utrustning item "
+                        "tagged vapen",
+                    )
+                )
     corps = tables["megakorporationer"]
     for index, corp in enumerate(corps.entries):
         if not any(_corp_allows(e, corp["id"]) for e in weapons):
@@ -1452,6 +1479,66 @@ def _pc_only(key: str):
     """A PC's value; nothing for an NPC, for whom it is the template's constant (its
     initiativ is its fysikfärdighet, 10 for every NPC)."""
     return lambda c: "" if c["kind"] == "npc" else c.get(key, "")
+
+
+def _effects_plain(effects: dict) -> str:
+    return ", ".join(f"{LABELS.get(k, k)} {_signed(v)}" for k, v in effects.items())
+
+
+def _with_effects(event: dict) -> str:
+    """An event as its text and, in brackets, what it gave ("... (Lönndom +2)")."""
+    effects = event.get("effekter")
+    return f"{event['handelse']} ({_effects_plain(effects)})" if effects else event["handelse"]
+
+
+def _gear_short(c: dict) -> str:
+    return ", ".join(
+        f"{i['namn']}{NBSP}{_signed(i['bonus'])}" for i in c["utrustning"] if not i.get("vapen")
+    )
+
+
+def _joined(
+    key: str, field: str, text: Callable[[dict], str], priority: int, sep: str = ", "
+) -> Column:
+    """A wrap column of a list field's items, each as `text` writes it."""
+    return Column(key, lambda c: sep.join(text(x) for x in c[field]), priority=priority, wrap=True)
+
+
+_NAME = Column("name", priority=9, wrap=True)
+# a step of a batch (`chargen matinee karriarer -n 5`): the columns of that part of the sheet
+STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
+    "megakorporation": (Column("megakorporation_namn", priority=9),),  # no name yet
+    "hjaltepoang": (_NAME, Column("hjaltepoang", priority=8), Column("k_marker", priority=8)),
+    "arketyp": (
+        _NAME,
+        Column("arketyp_namn", priority=8),
+        *(Column(g, lambda c, g=g: c["grundegenskaper"][g], priority=7) for g in GRUNDEGENSKAPER),
+        Column("tillgangar", priority=8),
+    ),
+    "uppvaxthandelser": (
+        _NAME,
+        _joined("uppvaxthandelser", "uppvaxthandelser", _with_effects, 8, "; "),
+    ),
+    "karriarer": (
+        _NAME,
+        _joined("karriarer", "karriarer", lambda k: k["namn"], 8),
+        Column("basta_fardighet", _best_skill, priority=7),
+        _joined("karriarhandelser", "karriarer", lambda k: _with_effects(k["handelse"]), 6, "; "),
+    ),
+    "beskrivningsord": (
+        _NAME,
+        _joined("beskrivningsord", "beskrivningsord", lambda w: w["ord"], 8),
+    ),
+    "utrustning": (
+        _NAME,
+        Column("vapen", _weapon_short, priority=8, wrap=True),
+        Column("utrustning", _gear_short, priority=7, wrap=True),
+    ),
+}
+PC_STEPS = [
+    dataclasses.replace(s, roster=STEP_ROSTERS[s.id]) if s.id in STEP_ROSTERS else s
+    for s in PC_STEPS
+]
 
 
 SYSTEM = System(

@@ -17,6 +17,7 @@ import json
 import random
 import re
 from collections.abc import Callable
+from itertools import accumulate
 from json.encoder import encode_basestring
 from operator import is_
 from typing import Any
@@ -24,7 +25,8 @@ from typing import Any
 from chargen.conditions import entry_names
 from chargen.errors import ChargenError, ChoiceError, Problem, TableError
 from chargen.labels import builtin_labels
-from chargen.procedure import Context, Option, Part, Section, Step, System
+from chargen.procedure import Column, Context, Option, Part, Section, Step, System
+from chargen.render import NBSP
 from chargen.tables import Spec, Table, Tables, key_line
 
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
@@ -133,7 +135,7 @@ SPECS = {
             "kedvelt_hatalmak": "list[id:hatalmak]",
         },
     ),
-    "korszakok": Spec("definitions"),
+    "korszakok": Spec("definitions", fields={"penznem": "str"}),
     "felszereles": Spec(
         "definitions",
         fields={
@@ -342,11 +344,17 @@ def check_pack(tables: Tables) -> list[Problem]:
     edges = tables["elonyok"]
     dice(edges, "kell_tulajdonsag", ATTRS, "alaptulajdonság")
     dice(edges, "kell_kepzettseg", skills.ids, "képzettség")
-    ranks = {e["rang"] for e in edges.entries}
-    for rank in s["kezdo_rangok"]:
-        if rank not in ranks:
-            text = f"kezdo_rangok: no Előny has rang '{rank}' (ranks: {', '.join(sorted(ranks))})"
-            fault(rules_table, text, "kezdo_rangok")
+
+    def named(key: str, what: str, field: str, have: set[str]) -> None:
+        """Each value of setting `key` must be the `field` of some entry (`what`)."""
+        for value in s[key]:
+            if value not in have:
+                text = (
+                    f"{key}: no {what} has {field} '{value}' ({field}: {', '.join(sorted(have))})"
+                )
+                fault(rules_table, text, key)
+
+    named("kezdo_rangok", "Előny", "rang", {e["rang"] for e in edges.entries})
     flaws = tables["hatranyok"]
     for i, entry in enumerate(flaws.entries):
         if entry["sulyossag"] not in GRADES:
@@ -354,11 +362,7 @@ def check_pack(tables: Tables) -> list[Problem]:
             fault(flaws, text, "sulyossag", i)
     items = tables["felszereles"]
     dice(items, "min_ero")
-    kinds = {e["tipus"] for e in items.entries}
-    for kind in s["bevasarlas"]:
-        if kind not in kinds:
-            text = f"bevasarlas: no item has tipus '{kind}' (tipus: {', '.join(sorted(kinds))})"
-            fault(rules_table, text, "bevasarlas")
+    named("bevasarlas", "item", "tipus", {e["tipus"] for e in items.entries})
     concepts = tables["koncepciok"]
     for key, keys, what in (
         ("tulajdonsag_sulyok", ATTRS, "alaptulajdonság"),
@@ -1260,7 +1264,7 @@ def felszereles(char: dict, ctx: Context) -> None:
 def _ask_gear(ctx: Context, char: dict, stock: list[dict], bought: list[dict]):
     """--interactive: accept the drawn purchases or keep some and add from the era's
     shop (what the character can carry and use); the money must cover it."""
-    unit = ctx.table("beallitasok").settings["penznem"]
+    unit = _currency(ctx.tables, char.get("korszak"))
     skills = char["kepzettsegek"]
     shop = [
         e
@@ -1566,7 +1570,7 @@ PC_STEPS = [
         fields=("hatranyok", "hatrany_pontok"),
         lists=("hatranyok",),
         label="Hátrányok",
-        help="One súlyos and two enyhe Hátrányok at most (--hatrany), and what the points buy.",
+        help="Hátrányok worth at most 4 points in any mix (--hatrany), and what the points buy.",
     ),
     Step(
         "alaptulajdonsagok",
@@ -1905,6 +1909,32 @@ def _npc_eras(ctx: Context):
 def _npc_body(char: dict, ctx: Context) -> _Plan:
     """The member but its name: template, stat block and the fields of its role."""
     wild, squad, tough = _batch(ctx)
+    joint = ctx.cache.get("_joint", False)
+    if joint is False:
+        joint = ctx.cache["_joint"] = None if squad else _joint_pool(ctx)
+    if joint is not None:  # the batch's usual path: era, template and variant in one draw
+        sums, rows, total = joint
+        at = ctx.rng.random() * total
+        n = bisect.bisect(sums, at)
+        n = min(n, len(rows) - 1)
+        era_entry, template_entry, found = rows[n]
+        low = sums[n - 1] if n else 0.0
+        _template, plan, variants, members = found
+        pick = min(int((at - low) / (sums[n] - low) * len(variants)), len(variants) - 1)
+        era = era_entry["id"]
+        ctx.note(era_entry, ctx.tables["korszakok"])
+        ctx.set_fact("korszak", era)
+        ctx.note(template_entry, ctx.tables["mellekszereplok"])
+        member = members.get(pick)
+        if member is None:
+            member = members[pick] = _encoded(
+                _member(plan, variants[pick], ctx, wild, tough), ctx, plan.id
+            )
+        ctx.set_fact("sablon", plan.id)
+        char["template"] = plan.id
+        char.update(member)
+        char["korszak"] = era
+        return plan
     if squad and "squad" in ctx.shared:
         era = ctx.shared["squad"][1]["korszak"]
         ctx.set_fact("korszak", era)
@@ -1952,6 +1982,41 @@ def _npc_body(char: dict, ctx: Context) -> _Plan:
     char.update(member)
     char["korszak"] = era
     return plan
+
+
+def _joint_pool(ctx: Context) -> tuple[list[float], list[tuple], float] | None:
+    """The eras and their templates as one pool of (era, template) rows, weighted by
+    the era's chance times the template's chance in it, built once per batch: one
+    uniform draw picks both, and where it falls inside its row picks the stat block.
+    None where the batch asks (--template, --interactive) or the templates' conditions
+    go past the era (a user's pack): the member then draws them one by one."""
+    templates = ctx.table("mellekszereplok").compiled
+    if (
+        ctx.prompter is not None
+        or ctx.options.get("template") is not None
+        or not templates.plain
+        or set(templates.facts) - {"korszak"}
+    ):
+        return None
+    eras = _npc_eras(ctx)
+    saved = ctx.facts
+    rows: list[tuple] = []
+    weights: list[float] = []
+    try:
+        for n, era in enumerate(eras.entries):
+            share = (eras.sums[n] - (eras.sums[n - 1] if n else 0.0)) / eras.total
+            ctx.facts = {"korszak": era["id"]}
+            pool = ctx.pool("mellekszereplok")
+            if not pool:
+                raise ctx._none_fit(ctx.table("mellekszereplok"))
+            for k, entry in enumerate(pool.entries):
+                weight = pool.sums[k] - (pool.sums[k - 1] if k else 0.0)
+                rows.append((era, entry, _template_members(ctx, entry)))
+                weights.append(share * weight / pool.total)
+    finally:
+        ctx.facts = saved
+    sums = list(accumulate(weights))
+    return sums, rows, sums[-1]
 
 
 def _template_members(ctx: Context, template: dict) -> tuple[dict, _Plan, list[dict], dict]:
@@ -2025,17 +2090,11 @@ def _item_rules(item: dict, char: dict, tables: Tables) -> str:
         if dmg.startswith("Erő") and ero:
             dmg = f"{dmg} ({ero}{dmg[3:]})"
         out.append(f"Sebzés {dmg}")
-    if "pancel_tores" in item:
-        out.append(f"PT {item['pancel_tores']}")
-    if "eleres" in item:
-        out.append(f"Elérés {item['eleres']}")
-    if "lotav" in item:
-        thrown = ", dobható (Atlétika)" if item.get("dobhato") else ""
-        out.append(f"Lőtáv {item['lotav']}{thrown}")
-    if "tgy" in item:
-        out.append(f"TGY {item['tgy']}")
-    if "lovesek" in item:
-        out.append(f"Lövés {item['lovesek']}")
+    labels = tables.labels
+    for key in ("pancel_tores", "eleres", "lotav", "tgy", "lovesek"):  # "PT 2", "TGY 3"
+        if key in item:
+            thrown = ", dobható (Atlétika)" if key == "lotav" and item.get("dobhato") else ""
+            out.append(f"{labels.forms(key)[-1]} {item[key]}{thrown}")
     if "talalat" in item:
         out.append(f"+{item['talalat']} a támadásra")
     if "ujratoltes" in item:
@@ -2086,7 +2145,7 @@ def _trait_rows(char: dict) -> list[list]:
 
 def _skill_text(char: dict, tables: Tables) -> str:
     skills = tables["kepzettsegek"]
-    return ", ".join(f"{_name_of(skills, k)} {v}" for k, v in char["kepzettsegek"].items())
+    return ", ".join(f"{_name_of(skills, k)}{NBSP}{v}" for k, v in char["kepzettsegek"].items())
 
 
 def _name_of(table: Table, key: str) -> str:
@@ -2095,36 +2154,41 @@ def _name_of(table: Table, key: str) -> str:
 
 
 def _derived_rows(char: dict, tables: Tables) -> list[list]:
+    w = tables.labels
     rows = [
-        ["Mozgás", char["mozgas"]],
-        ["Futáskocka", char["futaskocka"]],
-        ["Hárítás", char["haritas"]],
-        ["Szívósság", _toughness(char)],
-        ["Vadkocka", _wild_die(char)],
-        ["Sorspont", char["sorspont"]],
-        ["Sebek", _wounds(char, tables)],
+        [w("mozgas"), char["mozgas"]],
+        [w("futaskocka"), char["futaskocka"]],
+        [w("haritas"), char["haritas"]],
+        [w("szivossag"), _toughness(char)],
+        [w("vadkocka"), _wild_die(char)],
+        [w("sorspont"), char["sorspont"]],
+        [w("sebek"), _wounds(char, tables)],
     ]
     if char["sebek_max"]:  # one who bears a Seb fights on with its penalty
-        rows.append(["Sebbüntetés", _wound_penalty(tables)])
+        rows.append([w("sebbuntetes"), _wound_penalty(tables)])
     if char.get("meret"):
-        rows.insert(4, ["Méret", f"{char['meret']:+d}"])
+        rows.insert(4, [w("meret"), f"{char['meret']:+d}"])
     return rows
 
 
-def _arcane_sections(char: dict) -> list[Section]:
+def _arcane_sections(char: dict, tables: Tables) -> list[Section]:
     """The Mágikus háttér: its skill and die, the Hatalompontok, each power's rules."""
+    w = tables.labels
     arcane = char["arkan_hatter"]
     die = char.get("kepzettsegek", {}).get(arcane["kepzettseg"], "")
     rows = [
-        ["Háttér", arcane["nev"]],
-        ["Mágikus képzettség", f"{arcane['kepzettseg_nev']} {die}".strip()],
-        ["Hatalompont", arcane["hatalompont"]],
+        [w("hatter"), arcane["nev"]],
+        [w("arkan_kepzettseg"), f"{arcane['kepzettseg_nev']} {die}".strip()],
+        [w("hatalompont"), arcane["hatalompont"]],
     ]
     powers = [
-        [p["nev"], f"{p['ar']} HP; Hatótáv {p['hatotav']}; {p['idotartam']}. {p['hatas']}"]
+        [
+            p["nev"],
+            f"{p['ar']} {w('hatalompont')}; {w('hatotav')} {p['hatotav']}; {p['idotartam']}. {p['hatas']}",
+        ]
         for p in arcane["hatalmak"]
     ]
-    return [Section("Mágikus háttér", rows=rows), Section("Hatalmak", rows=powers)]
+    return [Section(w("arkan_hatter"), rows=rows), Section(w("hatalmak"), rows=powers)]
 
 
 def _toughness(char: dict) -> str:
@@ -2181,23 +2245,28 @@ def _flaw_label(flaw: dict) -> str:
 
 def sheet(char: dict, tables: Tables) -> list[Section]:
     pc = char["kind"] == "pc"
-    who = "Főszereplő" if char["foszereplo"] else "Mellékszereplő"
-    head = [["Név", char["name"]], ["Szerep", who]]
+    w = tables.labels
+    who = w("foszereplo") if char["foszereplo"] else w("mellekszereplo")
+    head = [[w("name"), char["name"]], [w("szerep"), who]]
     era = _name_of(tables["korszakok"], char.get("korszak", ""))
     if pc:
         rank = RANKS.get(char.get("rang", ""), char.get("rang", ""))
-        head += [["Rang", rank], ["Koncepció", char.get("koncepcio", "")], ["Korszak", era]]
+        head += [
+            [w("rang"), rank],
+            [w("koncepcio"), char.get("koncepcio", "")],
+            [w("korszak"), era],
+        ]
     else:
-        head.append(["Sablon", _name_of(tables["mellekszereplok"], char["template"])])
+        head.append([w("sablon"), _name_of(tables["mellekszereplok"], char["template"])])
         if char.get("korszak"):
-            head.append(["Korszak", era])
+            head.append([w("korszak"), era])
     sections = [Section(who, rows=head)]
     sections += _traits_part(char, tables) + _skills_part(char, tables)
-    sections.append(Section("Származtatott értékek", rows=_derived_rows(char, tables)))
+    sections.append(Section(w("szarmaztatott"), rows=_derived_rows(char, tables)))
     sections += _flaws_part(char, tables) + _edges_part(char, tables)
     sections += _arcane_part(char, tables)
     if char.get("kulonleges"):
-        sections.append(Section("Különleges képességek", text="\n".join(char["kulonleges"])))
+        sections.append(Section(w("kulonleges"), text="\n".join(char["kulonleges"])))
     if char.get("felszereles") or pc:
         sections += _gear_part(char, tables)
     if pc:
@@ -2207,60 +2276,83 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
 
 def _concept_part(char: dict, tables: Tables) -> list[Section]:
     rank = RANKS.get(char.get("rang", ""), char.get("rang", ""))
-    return [Section("Koncepció", rows=[["Koncepció", char["koncepcio"]], ["Rang", rank]])]
+    w = tables.labels
+    return [Section(w("koncepcio"), rows=[[w("koncepcio"), char["koncepcio"]], [w("rang"), rank]])]
 
 
 def _era_part(char: dict, tables: Tables) -> list[Section]:
     era = _name_of(tables["korszakok"], char["korszak"])
-    return [Section("Korszak", rows=[["Korszak", era]])]
+    return [Section(tables.labels("korszak"), rows=[[tables.labels("korszak"), era]])]
 
 
 def _traits_part(char: dict, tables: Tables) -> list[Section]:
-    return [Section("Alaptulajdonságok", rows=_trait_rows(char))]
+    return [Section(tables.labels("alaptulajdonsagok"), rows=_trait_rows(char))]
 
 
 def _skills_part(char: dict, tables: Tables) -> list[Section]:
-    return [Section("Képzettségek", text=_skill_text(char, tables))]
+    return [Section(tables.labels("kepzettsegek"), text=_skill_text(char, tables))]
 
 
 def _flaws_part(char: dict, tables: Tables) -> list[Section]:
     out = []
     if char.get("hatranyok"):
         rows = [[_flaw_label(h), h.get("hatas", "")] for h in char["hatranyok"]]
-        out.append(Section("Hátrányok", rows=rows))
+        out.append(Section(tables.labels("hatranyok"), rows=rows))
     points = char.get("hatrany_pontok")
     if points and points.get("osszes"):
-        unit = tables["beallitasok"].settings["penznem"]
+        unit = _currency(tables, char.get("korszak"))
+        s = tables["beallitasok"].settings
+        more = points.get("penz", 0) * s["penz_pont_szorzo"] * s["kezdo_penz"]
         spent = [
-            ("tulajdonsag", "alaptulajdonság-lépés"),
-            ("elony", "Előny"),
-            ("kepzettseg", "képzettségpont"),
-            ("penz", f"pont pénzre (kétszeres kezdőpénz, {unit})"),
+            f"{points[k]} {word}"
+            for k, word in (
+                ("tulajdonsag", "alaptulajdonság-lépés"),
+                ("elony", "Előny"),
+                ("kepzettseg", "képzettségpont"),
+            )
+            if points.get(k)
         ]
-        text = ", ".join(f"{points[k]} {word}" for k, word in spent if points.get(k))
-        out.append(Section("Hátránypontok", text=f"{points['osszes']} pont: {text}"))
+        if more:  # a point buys twice the starting funds more (SWADE)
+            spent.append(f"+{more} {unit}")
+        text = ", ".join(spent)
+        out.append(
+            Section(tables.labels("hatrany_pontok"), text=f"{points['osszes']} pont: {text}")
+        )
     return out
 
 
 def _edges_part(char: dict, tables: Tables) -> list[Section]:
     if not char.get("elonyok"):
         return []
-    return [Section("Előnyök", rows=[[e["nev"], e.get("hatas", "")] for e in char["elonyok"]])]
+    rows = [[e["nev"], e.get("hatas", "")] for e in char["elonyok"]]
+    return [Section(tables.labels("elonyok"), rows=rows)]
 
 
 def _arcane_part(char: dict, tables: Tables) -> list[Section]:
-    return _arcane_sections(char) if char.get("arkan_hatter") else []
+    if char.get("arkan_hatter"):
+        return _arcane_sections(char, tables)
+    if char.get("step") == "hatalmak":  # the step alone says why it is empty
+        return [Section(tables.labels("arkan_hatter"), text=tables.labels("nincs_arkan"))]
+    return []
 
 
 def _gear_part(char: dict, tables: Tables) -> list[Section]:
     rows = _gear_rows(char, tables)
-    return [Section("Felszerelés", rows=rows, headers=["Tárgy", "Értékek", "Ár"])]
+    w = tables.labels
+    return [Section(w("felszereles"), rows=rows, headers=[w("targy"), w("ertekek"), w("ar")])]
+
+
+def _currency(tables: Tables, era: str | None) -> str:
+    """The money an era counts in (`penznem` of korszakok.toml, else beallitasok)."""
+    eras = tables["korszakok"]
+    found = eras.get(era).get("penznem") if era and era in eras else None
+    return found or tables["beallitasok"].settings["penznem"]
 
 
 def _money_part(char: dict, tables: Tables) -> list[Section]:
-    unit = tables["beallitasok"].settings["penznem"]
+    unit = _currency(tables, char.get("korszak"))
     money = f"{char['penz']} {unit} (kezdőpénz {char['kezdo_penz']} {unit})"
-    return [Section("Pénz", text=money)]
+    return [Section(tables.labels("penz"), text=money)]
 
 
 PARTS = [
@@ -2291,17 +2383,17 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
         return None
     if any(c.get("squad") != chars[0]["squad"] for c in chars):
         return None
-    first = chars[0]
+    first, w = chars[0], tables.labels
     head = [
-        ["Osztag", first["squad"]],
-        ["Sablon", _name_of(tables["mellekszereplok"], first["template"])],
-        ["Létszám", len(chars)],
-        ["Akciókártya", first["akciokartya"]],
+        [tables.labels.word("seed"), first["squad"].rsplit("-", 1)[-1]],
+        [w("sablon"), _name_of(tables["mellekszereplok"], first["template"])],
+        [w("letszam"), len(chars)],
+        [w("akciokartya"), first["akciokartya"]],
     ]
-    sections = [Section("Mellékszereplők csoportja", rows=head)]
+    sections = [Section(w("csoport"), rows=head)]
     sections += [s for s in sheet(first, tables)[1:]]
-    sections.append(Section("Csoportdobás", text=group_rule(first["csoport_vadkocka"])))
-    sections.append(Section("Tagok", rows=[[i, c["name"]] for i, c in enumerate(chars, 1)]))
+    sections.append(Section(w("csoportdobas"), text=group_rule(first["csoport_vadkocka"])))
+    sections.append(Section(w("tagok"), rows=[[i, c["name"]] for i, c in enumerate(chars, 1)]))
     return sections
 
 
@@ -2363,15 +2455,18 @@ SYSTEM = System(
     labels_table="cimkek",
     batch_sheet=batch_sheet,
     check=check_pack,
+    # What a game master runs a fight with goes last when the roster must shrink:
+    # Hárítás and Szívósság, then the attributes and Közelharc, then Sebek; a long name
+    # wraps rather than push them out.
     roster=[
-        ("Név", "name"),
-        ("Sablon", lambda c: c.get("sablon") or c.get("koncepcio") or c["template"]),
-        *[(LABELS[a][:3], (lambda c, a=a: c["alaptulajdonsagok"][a])) for a in ATTRS],
-        ("Közelharc", _skill(FIGHTING)),
-        ("Lövészet", _skill("loveszet")),
-        ("Hár", "haritas"),
-        ("Szív", "szivossag"),
-        ("Moz", "mozgas"),
-        ("Sebek", _wounds_short),
+        Column("name", priority=9, wrap=True),
+        Column("sablon", lambda c: c.get("sablon") or c.get("koncepcio") or c["template"], 8),
+        *[Column(a, (lambda c, a=a: c["alaptulajdonsagok"][a]), 6) for a in ATTRS],
+        Column(FIGHTING, _skill(FIGHTING), 6),
+        Column("loveszet", _skill("loveszet"), 4),
+        Column("haritas", priority=7),
+        Column("szivossag", priority=7),
+        Column("mozgas", priority=3),
+        Column("sebek", _wounds_short, 5),
     ],
 )
