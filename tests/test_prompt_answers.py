@@ -37,5 +37,28 @@ def test_a_number_with_one_possible_value_is_not_asked():
             assert low != high, f"seed {seed} asks for a number from {low} to {high}"
         plain = json.loads(run(*args).stdout)[0]
         prompted = json.loads(asked.stdout[asked.stdout.index("[") :])[0]
-        for key in ("alaptulajdonsagok", "kepzettsegek", "hatranyok", "name"):
+        for key in ("alaptulajdonsagok", "kepzettsegek", "hatranyok", "elonyok", "name"):
             assert prompted[key] == plain[key], (seed, key)
+
+
+def _without_historik(stdout: str) -> dict:
+    import json
+
+    char = json.loads(stdout[stdout.index("[") :])[0]
+    char.pop("historik")
+    return char
+
+
+def test_empty_answers_make_the_character_the_seed_makes_without_prompts():
+    """Every prompt answered with Enter takes the draw the dice would have made."""
+    from conftest import run
+
+    from chargen.systems import available
+
+    for sid in available():
+        for seed in range(1, 16):
+            args = [sid, "pc", "--seed", str(seed), "-f", "json"]
+            asked = run(*args, "--interactive", input="\n" * 400)
+            assert asked.exit_code == 0, (sid, seed, asked.stderr[-500:])
+            plain = run(*args)
+            assert _without_historik(asked.stdout) == _without_historik(plain.stdout), (sid, seed)

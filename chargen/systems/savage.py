@@ -1043,16 +1043,15 @@ def elonyok(char: dict, ctx: Context) -> None:
         ]
         if not pool:
             raise ChargenError("elonyok: no Előny left whose requirements this character meets")
-        if ctx.prompter is not None:
-            entry = ctx.choose("uj_elony", "elonyok", allowed=pool)
-            ctx.options.pop("uj_elony", None)  # the next free Előny is asked again
-            taken.append(entry)
-            ids.add(entry["id"])
-            continue
-        else:
+        # the prompt's answer, else the concept-weighted draw (as without prompts)
+        entry = ctx.prompter.choose("uj_elony", table, pool) if ctx.prompter else None
+        how = "prompt"
+        if entry is None:
             weights = [e.get("weight", 1) * (mult if e["id"] in favour else 1) for e in pool]
             entry = _weighted(ctx.rng, pool, weights)
             how = "random"
+            if ctx.prompter is not None:
+                ctx.prompter.drawn(entry)
         taken.append(entry)
         ids.add(entry["id"])
         ctx.note(entry, table)
@@ -1106,17 +1105,21 @@ def hatalmak(char: dict, ctx: Context) -> None:
             f"are of a starting rank ({', '.join(r.s['kezdo_rangok'])})"
         )
     mult = r.s["kedvelt_elony_szorzo"]
-    chosen: list[dict] = []
-    if ctx.prompter is not None:
-        chosen = ctx.choose_many("hatalom", "hatalmak", count, allowed=pool)
-        count = 0
-    for _ in range(count):
-        weights = [p.get("weight", 1) * (mult if p["id"] in favour else 1) for p in pool]
-        power = _weighted(ctx.rng, pool, weights)
-        pool.remove(power)
+    # the prompt's answer, else the concept-weighted draw (as without prompts)
+    chosen = ctx.prompter.choose_many("hatalom", powers, pool, count) if ctx.prompter else None
+    how = "prompt"
+    if chosen is None:
+        chosen, how = [], "random"
+        for _ in range(count):
+            weights = [p.get("weight", 1) * (mult if p["id"] in favour else 1) for p in pool]
+            power = _weighted(ctx.rng, pool, weights)
+            pool.remove(power)
+            chosen.append(power)
+        if ctx.prompter is not None:
+            ctx.prompter.drawn(chosen)
+    for power in chosen:
         ctx.note(power, powers)
-        chosen.append(power)
-        ctx.log(choice="hatalom", id=power["id"], name=power["name"], by="random")
+        ctx.log(choice="hatalom", id=power["id"], name=power["name"], by=how)
     skill = background["arkan_kepzettseg"]
     linked = r.skills[skill]["tulajdonsag"]
     char["arkan_hatter"] = {

@@ -964,29 +964,17 @@ def genre(char: dict, ctx: Context) -> None:
 
 def _choose_art(char: dict, ctx: Context, plans: _Plans) -> None:
     pool, default = plans.species_pool(char["genre"])
-    if (
-        ctx.option("art") is None
-        and ctx.prompter is None
-        and ctx.kind == "pc"
-        and default is not None
-    ):
-        entry = default  # a player character is a människa unless --art says otherwise
-        ctx.log(choice="art", id=entry["id"], name=entry["name"], by="default")
-    elif (
-        ctx.option("art") is None
-        and ctx.prompter is not None
-        and ctx.kind == "pc"
-        and default is not None
-        and len(pool) > 1
-    ):
-        # at the prompt too: an empty answer is the flag's default, a människa
-        entry = ctx.prompter.choose("art", ctx.table("arter"), list(pool.entries), ctx.rng)
-        how = "prompt"
-        if entry is None:
-            entry, how = default, "default"
-            ctx.prompter.say("  " + ctx.labels.prompt("default", value=entry["name"]))
-        else:
-            ctx.options["art"] = entry["id"]  # the batch takes the answer
+    if ctx.option("art") is None and ctx.kind == "pc" and default is not None:
+        # a player character is a människa unless --art or the prompt says otherwise
+        # (an empty answer is that default, as without prompts)
+        entry, how = default, "default"
+        if ctx.prompter is not None and len(pool) > 1:
+            asked = ctx.prompter.choose("art", ctx.table("arter"), list(pool.entries), ctx.rng)
+            if asked is None:
+                ctx.prompter.say("  " + ctx.labels.prompt("default", value=entry["name"]))
+            else:
+                entry, how = asked, "prompt"
+                ctx.options["art"] = entry["id"]  # the batch takes the answer
         ctx.note(entry, "arter")
         ctx.log(choice="art", id=entry["id"], name=entry["name"], by=how)
     else:
