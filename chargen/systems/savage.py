@@ -1928,16 +1928,8 @@ def _npc_body(char: dict, ctx: Context) -> _Plan:
         ctx.note(era_entry, ctx.tables["korszakok"])
         ctx.set_fact("korszak", era)
         ctx.note(template_entry, ctx.tables["mellekszereplok"])
-        member = members.get(pick)
-        if member is None:
-            member = members[pick] = _encoded(
-                _member(plan, variants[pick], ctx, wild, tough), ctx, plan.id
-            )
-        ctx.set_fact("sablon", plan.id)
-        char["template"] = plan.id
-        char.update(member)
-        char["korszak"] = era
-        return plan
+        member = _batch_member(ctx, plan, variants, members, pick, wild, tough)
+        return _settle(char, ctx, plan, member, era)
     if squad and "squad" in ctx.shared:
         era = ctx.shared["squad"][1]["korszak"]
         ctx.set_fact("korszak", era)
@@ -1975,11 +1967,22 @@ def _npc_body(char: dict, ctx: Context) -> _Plan:
             found = _template_members(ctx, template)
         template, plan, variants, members = found
         pick = int(ctx.rng.random() * len(variants))
-        member = members.get(pick)
-        if member is None:
-            member = members[pick] = _encoded(
-                _member(plan, variants[pick], ctx, wild, tough), ctx, plan.id
-            )
+        member = _batch_member(ctx, plan, variants, members, pick, wild, tough)
+    return _settle(char, ctx, plan, member, era)
+
+
+def _batch_member(ctx: Context, plan, variants: list, members: dict, pick: int, wild, tough):
+    """Stat block `pick` of a template, made and encoded the first time a batch needs it."""
+    member = members.get(pick)
+    if member is None:
+        member = members[pick] = _encoded(
+            _member(plan, variants[pick], ctx, wild, tough), ctx, plan.id
+        )
+    return member
+
+
+def _settle(char: dict, ctx: Context, plan, member: dict, era: str):
+    """The member's template, stat block and era on the character; returns the plan."""
     ctx.set_fact("sablon", plan.id)
     char["template"] = plan.id
     char.update(member)
