@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import importlib.util
-import json
 import os
 import re
 import zlib
@@ -21,7 +20,7 @@ from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 
-from chargen.cache import cache_dir, write_json
+from chargen.cache import cache_dir, read_json, write_json
 from chargen.errors import ChargenError
 
 # Latin letters for Cyrillic names (a plain scholarly-style romanisation).
@@ -214,12 +213,9 @@ def _usable() -> dict[str, None]:
         ).encode()
     )
     cache = cache_dir() / f"locales{_CACHE_VERSION}-{key:08x}.json"
-    try:
-        listed = json.loads(cache.read_text(encoding="utf-8"))
-        if isinstance(listed, list) and all(isinstance(n, str) and n in folders for n in listed):
-            return dict.fromkeys(listed)
-    except (OSError, ValueError):
-        pass
+    listed = read_json(cache)
+    if isinstance(listed, list) and all(isinstance(n, str) and n in folders for n in listed):
+        return dict.fromkeys(listed)
     listed = [n for n in folders if _has_names(n)]
     write_json(cache, listed)
     return dict.fromkeys(listed)
@@ -283,12 +279,9 @@ def _provider_data(locale: str) -> dict:
         raise unknown_locale(locale)
     stat = path.stat()
     cache = cache_dir() / f"names{_CACHE_VERSION}-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
-    try:
-        cached = json.loads(cache.read_text(encoding="utf-8"))
-        if _cached_ok(cached):
-            return cached
-    except (OSError, ValueError):
-        pass
+    cached = read_json(cache)
+    if _cached_ok(cached):
+        return cached
     data = {k: v for k, v in _read_provider(locale, path).items() if k.startswith(_NAME_KEYS)}
     data = {k: dict(v) if isinstance(v, dict) else list(v) for k, v in data.items()}
     data = {k: v for k, v in data.items() if _cached_ok({k: v})}

@@ -440,7 +440,8 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
     text, fault = read_text(path)
     if fault:
         return None, [Problem(where, 0, fault)]
-    cached = _cached_table(name, path, pack, text)
+    cache = _table_cache(name, path, pack, text)
+    cached = _cached_table(name, path, pack, text, cache) if cache else None
     if cached is not None:
         return cached, []
     try:
@@ -465,7 +466,10 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
         problems = _check_conditions(data, spec, pack, where, text)
     if problems:
         return None, problems
-    _cache_table(name, path, pack, text, data)
+    if cache is not None:
+        from chargen.cache import write_json
+
+        write_json(cache[0], {"key": cache[1], "data": data})
     return Table(name, path, spec, data, text), []
 
 
@@ -492,42 +496,30 @@ def _table_cache(name: str, path: Path, pack: Tables, text: str) -> tuple[Path, 
     return cache_dir() / f"tables{_TABLE_CACHE_VERSION}-{pack.system}-{name}.json", key
 
 
-def _cached_table(name: str, path: Path, pack: Tables, text: str) -> Table | None:
-    found = _table_cache(name, path, pack, text)
-    if found is None:
-        return None
+def _cached_table(
+    name: str, path: Path, pack: Tables, text: str, cache: tuple[Path, str]
+) -> Table | None:
+    """The table from its cache file when that holds data under this very key."""
     from chargen.cache import read_json
 
-    cached = read_json(found[0])
+    cached = read_json(cache[0])
     spec = pack.spec_for(name)
-    if not isinstance(cached, dict) or cached.get("key") != found[1] or spec is None:
+    if not isinstance(cached, dict) or cached.get("key") != cache[1] or spec is None:
         return None
     data = cached.get("data")
     return Table(name, path, spec, data, text) if isinstance(data, dict) else None
 
 
-def _cache_table(name: str, path: Path, pack: Tables, text: str, data: dict) -> None:
-    found = _table_cache(name, path, pack, text)
-    if found is not None:
-        from chargen.cache import write_json
-
-        write_json(found[0], {"key": found[1], "data": data})
-
-
-_STAMP: list[str] = []
-
-
+@functools.cache
 def _code_stamp() -> str:
     """chargen's own source files, by name, size and time: a changed spec or check
     (an upgrade, or an edit in a development checkout) makes every cached table stale."""
-    if not _STAMP:
-        here = Path(__file__).resolve().parent
-        parts = []
-        for source in sorted([*here.glob("*.py"), *here.glob("systems/*.py")]):
-            info = source.stat()
-            parts.append(f"{source.name}:{info.st_size}:{info.st_mtime_ns}")
-        _STAMP.append(";".join(parts))
-    return _STAMP[0]
+    here = Path(__file__).resolve().parent
+    parts = []
+    for source in sorted([*here.glob("*.py"), *here.glob("systems/*.py")]):
+        info = source.stat()
+        parts.append(f"{source.name}:{info.st_size}:{info.st_mtime_ns}")
+    return ";".join(parts)
 
 
 MAX_FILE_BYTES = 1_000_000  # one table file (the largest built-in one is under 20 kB)
