@@ -155,12 +155,11 @@ def legend(
     headers spelled out (`[words] legend`, "Förkortningar: {items}."), and the short
     forms the cells of a shown column use (its `legend` keys), and the columns left out
     to fit the width (`[words] dropped`), which the JSON still holds."""
-    from chargen.render import wrap
+    from chargen.render import NBSP, wrap  # NBSP: "Sta = Stark" stays on one line
 
     keep, heads, _widths = chosen
     lines: list[str] = []
     template = labels.words.get("legend")
-    from chargen.render import NBSP  # "Sta = Stark" stays on one line
 
     shortened = [
         f"{h}{NBSP}={NBSP}{forms[i][0]}"
@@ -390,8 +389,9 @@ def named(sections: list, tables) -> list:
             items = [(fix(n), t) for n, t in section.items]
             if items != section.items:
                 changes["items"] = items
-        if isinstance(section.text, str) and fix(section.text) != section.text:
-            changes["text"] = fix(section.text)
+        text = fix(section.text)
+        if text != section.text:
+            changes["text"] = text
         out.append(dataclasses.replace(section, **changes) if changes else section)
     return out
 
@@ -575,9 +575,9 @@ def _text(value: Any) -> str:
 
 def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
     """A table entry's typed field as a reader sees it: ids by their names."""
-    kind = re.sub(r"\[[-\d.]*\.\.[-\d.]*\]", "", kind.rstrip("!+").rstrip("+!"))
-    if kind.endswith("]+"):
-        kind = kind[:-1]
+    from chargen.tables import bare_kind
+
+    kind = re.sub(r"\[[-\d.]*\.\.[-\d.]*\]", "", bare_kind(kind))  # int[1..9] -> int
     if kind.startswith("list[") and isinstance(value, list):
         shown = ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
         return shown or labels.word("none")  # "Avståndsvapen: inga", not "Avståndsvapen: "

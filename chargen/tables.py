@@ -930,9 +930,15 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def bare_kind(kind: str) -> str:
+    """A spec type without its marks: "!" (required), "{a,b}" (keys) and "+" (non-empty);
+    "dict[dice]{h,k}!" is "dict[dice]"."""
+    return _KEYS.sub("", kind.rstrip("!")).rstrip("+")
+
+
 def _references(kind: str, value: Any) -> list[tuple[str, str]]:
     """(kind, name) pairs that a typed value refers to: ('table', n) or ('id:T', id)."""
-    kind = _KEYS.sub("", kind).rstrip("+")
+    kind = bare_kind(kind)
     if kind.startswith("re:"):
         return []
     if kind.startswith("list[") and isinstance(value, list):
