@@ -151,12 +151,9 @@ class Labels:
         except Exception:  # noqa: BLE001 - an unknown table reads as a label
             tab = None
         if tab is not None and isinstance(entry_id, str) and entry_id in tab:
-            entry = tab.get(entry_id)
-            for key in NAME_KEYS:
-                if isinstance(entry.get(key), str):
-                    return entry[key]
-                if isinstance(entry.get(key), dict) and set(entry[key]) == {"male", "female"}:
-                    return " / ".join(entry[key][g] for g in ("male", "female"))  # gendered
+            shown = _shown_name(tab.get(entry_id))
+            if shown is not None:
+                return shown
         if isinstance(entry_id, str) and entry_id in self.labels:
             return self.labels[entry_id]
         if isinstance(entry_id, str) and not _SLUG.match(entry_id):
@@ -302,7 +299,18 @@ def _names_by_id(tables: Iterable[Any]) -> dict[str, str]:
         for entry in table.entries:
             ident = entry.get("id")
             if isinstance(ident, str) and ident not in index:
-                shown = next((entry[k] for k in NAME_KEYS if isinstance(entry.get(k), str)), None)
+                shown = _shown_name(entry)
                 if shown is not None:
                     index[ident] = shown
     return index
+
+
+def _shown_name(entry: dict) -> str | None:
+    """An entry's name as a reader sees it (a gendered name as "Hovman / Hovdam")."""
+    for key in NAME_KEYS:
+        value = entry.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict) and set(value) == {"male", "female"}:
+            return " / ".join(value[g] for g in ("male", "female"))
+    return None
