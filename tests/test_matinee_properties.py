@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from conftest import by_id
 
 from chargen.conditions import Rule, entry_names
 from chargen.procedure import generate
@@ -183,7 +184,7 @@ def test_every_kunskap_point_belongs_to_an_inriktning(pcs, spenders):
 
 
 def test_every_character_carries_a_weapon_with_its_stridsmanovrar(pcs, spenders, npcs):
-    manovrar = {e["id"]: e for e in TABLES["stridsmanovrar"].entries}
+    manovrar = by_id(TABLES, "stridsmanovrar")
     for char, _, _, _ in pcs + spenders:
         weapons = [i for i in char["utrustning"] if i.get("vapen")]
         assert weapons, char["seed"]  # "alla rollpersoner har ett vapen"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import assert_usage_error, make, run
+from conftest import assert_usage_error, by_id, make, run
 
 from chargen.names import picker
 from chargen.procedure import Context
@@ -24,12 +24,12 @@ LADDER = ["d4", "d6", "d8", "d10", "d12"] + [f"d12+{n}" for n in range(1, 11)]
 RUNG = {die: i for i, die in enumerate(LADDER)}
 HALF = {"d4": 2, "d6": 3, "d8": 4, "d10": 5, "d12": 6, "d12+1": 6, "d12+2": 7, "d12+3": 7}
 ATTRS = ("ugyesseg", "esz", "lelek", "ero", "allokepesseg")
-SKILLS = {e["id"]: e for e in TABLES["kepzettsegek"].entries}
+SKILLS = by_id(TABLES, "kepzettsegek")
 CORE = {"atletika", "altalanos_ismeretek", "eszleles", "meggyozes", "lopakodas"}
-EDGES = {e["id"]: e for e in TABLES["elonyok"].entries}
-FLAWS = {e["id"]: e for e in TABLES["hatranyok"].entries}
-ITEMS = {e["id"]: e for e in TABLES["felszereles"].entries}
-TEMPLATES = {e["id"]: e for e in TABLES["mellekszereplok"].entries}
+EDGES = by_id(TABLES, "elonyok")
+FLAWS = by_id(TABLES, "hatranyok")
+ITEMS = by_id(TABLES, "felszereles")
+TEMPLATES = by_id(TABLES, "mellekszereplok")
 FAMILY = set(picker("hu_HU").family["male"].names) | set(picker("hu_HU").family["female"].names)
 SEEDS = 300
 

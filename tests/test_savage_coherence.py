@@ -11,16 +11,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import make
+from conftest import by_id, make
 
 from chargen.systems import load
 
 SYSTEM = load("savage")
 TABLES = SYSTEM.tables()
-ITEMS = {e["id"]: e for e in TABLES["felszereles"].entries}
-SKILLS = {e["id"]: e for e in TABLES["kepzettsegek"].entries}
-POWERS = {e["id"]: e for e in TABLES["hatalmak"].entries}
-TEMPLATES = {e["id"]: e for e in TABLES["mellekszereplok"].entries}
+ITEMS = by_id(TABLES, "felszereles")
+SKILLS = by_id(TABLES, "kepzettsegek")
+POWERS = by_id(TABLES, "hatalmak")
+TEMPLATES = by_id(TABLES, "mellekszereplok")
 PCS = 3000
 FIGHTERS = {"harcos", "lovag", "zsoldos", "katona", "ijasz", "vadasz", "felderito"}
 # Pairs that cannot stand on one character: Előny / Hátrány ids (either grade).
@@ -121,7 +121,7 @@ def test_an_illiterate_character_does_no_research(pcs):
 
 
 def test_every_skill_edge_and_item_exists_in_the_characters_era(pcs):
-    edges = {e["id"]: e for e in TABLES["elonyok"].entries}
+    edges = by_id(TABLES, "elonyok")
     by_era = dict.fromkeys(("kozepkor", "modern"), 0)
     for char in pcs:
         era = char["korszak"]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import statblock_reader as reader
-from conftest import run
+from conftest import by_id, run
 
 from chargen import formats
 from chargen import output as out
@@ -42,7 +42,7 @@ TABLES = SYSTEM.tables()
 TEMPLATES = [e["id"] for e in TABLES["mellekszereplok"].entries]
 CONCEPTS = [e["id"] for e in TABLES["koncepciok"].entries]
 SKILL_NAMES = {e["id"]: e["name"] for e in TABLES["kepzettsegek"].entries}
-ITEMS = {e["id"]: e for e in TABLES["felszereles"].entries}
+ITEMS = by_id(TABLES, "felszereles")
 ATTRS = {"ugyesseg": "agility", "esz": "smarts", "lelek": "spirit", "ero": "strength"}
 ATTRS["allokepesseg"] = "vigor"
 SWID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -8,7 +8,7 @@ process, through the Python API) and every property runs over all of it.
 from __future__ import annotations
 
 import pytest
-from conftest import make, run
+from conftest import by_id, make, run
 
 from chargen.systems import load
 
@@ -17,10 +17,10 @@ TABLES = SYSTEM.tables()
 S = TABLES["beallitasok"].settings
 LADDER = ["d4", "d6", "d8", "d10", "d12"] + [f"d12+{n}" for n in range(1, 11)]
 RUNG = {die: i for i, die in enumerate(LADDER)}
-EDGES = {e["id"]: e for e in TABLES["elonyok"].entries}
-FLAWS = {e["id"]: e for e in TABLES["hatranyok"].entries}
-ITEMS = {e["id"]: e for e in TABLES["felszereles"].entries}
-TEMPLATES = {e["id"]: e for e in TABLES["mellekszereplok"].entries}
+EDGES = by_id(TABLES, "elonyok")
+FLAWS = by_id(TABLES, "hatranyok")
+ITEMS = by_id(TABLES, "felszereles")
+TEMPLATES = by_id(TABLES, "mellekszereplok")
 PCS = 4000
 NPCS = 5000
 
@@ -198,9 +198,9 @@ def test_squad_stat_block_and_group_rule_agree_on_the_shared_wild_die():
 
 # -- Mágikus hátterek (Arcane Backgrounds) ---------------------------------------------
 
-POWERS = {e["id"]: e for e in TABLES["hatalmak"].entries}
+POWERS = by_id(TABLES, "hatalmak")
 ARCANE = {k: e for k, e in EDGES.items() if e.get("arkan_kepzettseg")}
-CONCEPTS = {e["id"]: e for e in TABLES["koncepciok"].entries}
+CONCEPTS = by_id(TABLES, "koncepciok")
 
 
 def test_four_arcane_backgrounds_and_fifteen_starting_powers_in_the_tables():
@@ -281,7 +281,7 @@ def test_pap_sheet_shows_the_powers_with_their_rules():
 
 # -- coherent characters: era, exclusions, epithets --------------------------------------
 
-SKILLS = {e["id"]: e for e in TABLES["kepzettsegek"].entries}
+SKILLS = by_id(TABLES, "kepzettsegek")
 MODERN_ONLY = {"pilotazas", "hackeles", "elektronika", "vezetes", "furcsa_tudomany"}
 
 

@@ -4,16 +4,16 @@ the wound penalty, each item's rules in the sheet and in the JSON (issue 14)."""
 from __future__ import annotations
 
 import pytest
-from conftest import make
+from conftest import by_id, make
 
 from chargen.output import render
 from chargen.systems import load
 
 SYSTEM = load("savage")
 TABLES = SYSTEM.tables()
-ITEMS = {e["id"]: e for e in TABLES["felszereles"].entries}
-EDGES = {e["id"]: e for e in TABLES["elonyok"].entries}
-FLAWS = {e["id"]: e for e in TABLES["hatranyok"].entries}
+ITEMS = by_id(TABLES, "felszereles")
+EDGES = by_id(TABLES, "elonyok")
+FLAWS = by_id(TABLES, "hatranyok")
 RULE_KEYS = (
     "min_ero",
     "ketkezes",
