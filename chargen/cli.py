@@ -25,7 +25,7 @@ from chargen.errors import (
     TableError,
     Terminated,
 )
-from chargen.systems import REGISTRY, available, load
+from chargen.systems import available, describe, load
 
 FORMATS = ("table", "json", "jsonl", "markdown")
 PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
@@ -43,7 +43,7 @@ class SlugChoice(click.ParamType):
         self.choices = choices
 
     def convert(self, value, param, ctx):
-        from chargen.procedure import normalize
+        from chargen.slugs import normalize
 
         slug = normalize(value)
         if slug not in self.choices:
@@ -147,12 +147,12 @@ class RootGroup(click.Group):
     def get_command(self, ctx, name):
         if name in self.commands:
             return self.commands[name]
-        if name in REGISTRY and name in available():
+        if name in available():
             return build_system_group(load(name))
         return None
 
     def format_commands(self, ctx, formatter):
-        rows = [(sid, REGISTRY[sid][1]) for sid in available()]
+        rows = [(sid, describe(sid)) for sid in available()]
         if rows:
             with formatter.section("Systems"):
                 formatter.write_dl(rows)
@@ -317,7 +317,7 @@ def _overlay_paths(tables_dirs) -> list[Path]:
 
 def load_tables(system, tables_dirs):
     """The system's pack with the user's overlays, checked whole when there are any."""
-    pack = system.tables(_overlay_paths(tables_dirs))
+    pack = system.tables(_overlay_paths(tables_dirs), tuple(available()))
     if len(pack.dirs) > 1:
         problems = pack.check()
         if problems:
@@ -400,6 +400,12 @@ def run_generate(
     items = out.progress(items, count)
     if export is not None:
         return out.export(export, system, pack, items, count, export_values, output)
+    if fmt == "html":
+        from chargen import printable
+
+        with out.destination(output) as stream:
+            out.write([printable.html(system, pack, items, count, step)], stream)
+        return
     if fmt == "pdf":
         from chargen import printable
 
@@ -578,7 +584,7 @@ def tables_list(system_id, tables_dirs, fmt, width) -> None:
 
     rows = []
     for sid in _systems_for(system_id):
-        pack = load(sid).tables(_overlay_paths(tables_dirs))
+        pack = load(sid).tables(_overlay_paths(tables_dirs), tuple(available()))
         builtin = pack.dirs[0]
         for name in pack.names():
             table = pack[name]
@@ -623,14 +629,14 @@ def tables_show(name, system_id, tables_dirs, fmt, width) -> None:
         system_id, name = name.split("/", 1)
     found = []
     for sid in _systems_for(system_id):
-        pack = load(sid).tables(_overlay_paths(tables_dirs))
+        pack = load(sid).tables(_overlay_paths(tables_dirs), tuple(available()))
         if name in pack:
             found.append(pack[name])
     if not found:
         every = sorted(
             f"{sid}/{n}"
             for sid in _systems_for(system_id)
-            for n in load(sid).tables(_overlay_paths(tables_dirs)).names()
+            for n in load(sid).tables(_overlay_paths(tables_dirs), tuple(available())).names()
         )
         raise ChoiceError("table", name, every)
     if len(found) > 1:
@@ -647,7 +653,7 @@ def tables_show(name, system_id, tables_dirs, fmt, width) -> None:
 def _pack_of(table, tables_dirs):
     """The pack a table was found in (for the names and words of its listing)."""
     for sid in available():
-        pack = load(sid).tables(_overlay_paths(tables_dirs))
+        pack = load(sid).tables(_overlay_paths(tables_dirs), tuple(available()))
         if table.name in pack and pack.files[table.name] == table.path:
             return pack
     raise ChargenError(f"no system holds {table.path}")
@@ -669,8 +675,9 @@ def tables_check(directory, system_id) -> None:
 
     overlays = [Path(directory)] if directory else []
     systems = _systems_for(system_id)
-    if directory and pack_problems(Path(directory)):
-        raise TableError(pack_problems(Path(directory)))
+    known = tuple(available())
+    if directory and pack_problems(Path(directory), known):
+        raise TableError(pack_problems(Path(directory), known))
     if directory and system_id is None:
         systems = [
             s for s in systems if (Path(directory) / s).is_dir() or Path(directory).name == s
@@ -683,7 +690,7 @@ def tables_check(directory, system_id) -> None:
     problems = []
     checked = 0
     for sid in systems:
-        pack = load(sid).tables(overlays)
+        pack = load(sid).tables(overlays, known)
         problems += pack.check()
         checked += len(pack.names())
     if problems:

@@ -26,6 +26,7 @@ from itertools import product
 from typing import Any
 
 from chargen.errors import Problem
+from chargen.tomlfile import key_line
 
 GENDERS = ("male", "female")
 CONDITION_KEYS = ("when", "unless", "requires", "excludes")
@@ -276,8 +277,6 @@ def domain_values(pack, fact: str, tables: dict) -> tuple | None:
 
 def check_pack(pack, tables: dict) -> list[Problem]:
     """Across files: fact values, names in requires/excludes, and coverage."""
-    from chargen.tables import key_line
-
     out: list[Problem] = []
     facts = known_facts(pack)
     for fact, domain in (facts or {}).items():

@@ -285,7 +285,7 @@ def builtin_labels(system: str, name: str = "etiketter", section: str = "labels"
     """The `[labels]` (or another section) of a system's built-in labels file, for
     module-level code that has no pack at hand (a sheet should prefer `tables.labels`,
     which a user's pack can change)."""
-    from chargen.tables import builtin_root, tomllib
+    from chargen.tomlfile import builtin_root, tomllib
 
     path = builtin_root() / system / f"{name}.toml"
     with open(path, "rb") as handle:

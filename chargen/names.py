@@ -484,33 +484,8 @@ def gender_sorted(male, female):
 # -- authored name tables ------------------------------------------------------------
 
 
-def _name_spec():
-    from chargen.tables import Spec
-
-    return Spec(
-        "settings",
-        {
-            "male": "list[str]!",
-            "female": "list[str]!",
-            "family": "list[str]",
-            "family_male": "list[str]",
-            "family_female": "list[str]",
-            "patronym": "dict[str]",
-            "byname": "list[str]",
-            "byname_male": "list[str]",
-            "byname_female": "list[str]",
-            "byname_chance": "num[0..1]",
-            "family_first": "bool",
-        },
-        "Authored names: given names per gender, family names, a patronym or a byname rule.",
-    )
-
-
-NAME_SPEC = _name_spec()  # register it for a pattern: SPECS["namn_*"] = names.NAME_SPEC
-
-
 class TablePicker:
-    """Names from an authored name table (a settings file of `NAME_SPEC`).
+    """Names from an authored name table (a settings file of `tables.NAME_SPEC`).
 
     given name + (family name | patronym) + (byname, with `byname_chance`), or
     family first. A patronym is built from a father's name drawn from `male`:

@@ -8,50 +8,22 @@ Lines one line each, rosters in chunks. Files are written atomically.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import signal
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
+from chargen.encode import json_array, jsonl
 from chargen.errors import ChargenError, OutputError, PipeClosed, Terminated
 
 FORMATS = ("table", "json", "jsonl", "markdown")
 ROSTER_CHUNK = 1000  # rows per laid-out block of a roster
 BATCH_SHEET_LIMIT = 10_000  # a batch sheet (a squad's stat block) collects its members first
-
-# Characters are trees of plain dicts and lists, so the circular-reference check is skipped.
-_compact = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":")).encode
-_pretty = json.JSONEncoder(ensure_ascii=False, check_circular=False, indent=2).encode
-
-
-def jsonl(items: Iterable[Any], line: Callable[[Any], str] | None = None) -> Iterator[str]:
-    """One compact JSON object per line (`line`: a system's own, faster encoder)."""
-    if line is not None:
-        yield from map(line, items)
-        return
-    for item in items:
-        yield _compact(item) + "\n"
-
-
-def compact(value: Any) -> str:
-    """The compact JSON text of `value`, as a JSON Lines line holds it (no newline)."""
-    return _compact(value)
-
-
-def json_array(items: Iterable[Any]) -> Iterator[str]:
-    """A JSON array streamed one element at a time (always an array, even of one)."""
-    first = True
-    for item in items:
-        body = _pretty(item).replace("\n", "\n  ")
-        yield ("[\n  " if first else ",\n  ") + body
-        first = False
-    yield "[]\n" if first else "\n]\n"
 
 
 def section_text(sections: list, markdown: bool, title: str = "", width: int = 80) -> str:
@@ -63,7 +35,7 @@ def section_text(sections: list, markdown: bool, title: str = "", width: int = 8
 
 def _columns(system, labels) -> list:
     """The roster's Columns (old (label, key) pairs read as labels keys where they are)."""
-    from chargen.procedure import Column
+    from chargen.sheet import Column
 
     out = []
     for col in system.roster:
@@ -99,8 +71,8 @@ def roster(
     `columns` are Columns (or (label, key) pairs when `labels` is None).
     """
     from chargen.labels import Labels
-    from chargen.procedure import Column
     from chargen.render import choose_columns, md_table, roster_lines
+    from chargen.sheet import Column
 
     labels = labels or Labels()
     cols = [c if isinstance(c, Column) else Column(c[0], c[1]) for c in columns]
@@ -224,7 +196,7 @@ def step_sheet(system, char: dict, tables=None, step=None) -> list:
 
     The system's Parts whose fields the character has come first; every other step
     field is laid out by its shape, each key under its label, values by name."""
-    from chargen.procedure import Section
+    from chargen.sheet import Section
 
     labels = tables.labels if tables is not None else _legacy(system)
     head = [[labels.word("name"), char["name"]]] if char.get("name") else []  # not yet named
@@ -253,7 +225,7 @@ def _legacy(system):
 def _field_sections(key: str, value: Any, labels, tables, head: list) -> list:
     """A step field by its shape: a scalar joins the head rows, a dict is label/value
     rows, a list of dicts a table with labelled columns."""
-    from chargen.procedure import Section
+    from chargen.sheet import Section
 
     label = labels(key)
     if isinstance(value, dict):
@@ -305,11 +277,7 @@ def render(
     if fmt == "json":
         return json_array(items)
     if fmt == "jsonl":
-        return jsonl(items, getattr(system, "json_line", None))
-    if fmt == "html":
-        from chargen import printable
-
-        return iter([printable.html(system, tables, items, count, step)])
+        return jsonl(items)
     markdown = fmt == "markdown"
     labels = tables.labels
     if step is not None:
@@ -320,7 +288,7 @@ def render(
                 )
                 for c in items
             )
-        from chargen.procedure import Column
+        from chargen.sheet import Column
 
         columns = list(step.roster) or [
             Column("name", priority=9),
@@ -660,8 +628,8 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         )
         yield from json_array(items) if fmt == "json" else jsonl(items)
         return
-    from chargen.procedure import Section
     from chargen.render import section_text as layout
+    from chargen.sheet import Section
 
     labels = pack.labels
     markdown = fmt == "markdown"

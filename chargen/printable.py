@@ -21,20 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from chargen.errors import ChargenError
-from chargen.tables import Spec
+from chargen.sheet import PRINT_TABLE
 
-PRINT_TABLE = "print"
-PRINT_SPEC = Spec(
-    "definitions",
-    fields={
-        "boxes": "int",  # a fixed number of boxes
-        "field": "str",  # or as many as a character field says (an int, or a dict of them)
-        "subfield": "str",  # for a dict of dicts: which number of each ({vaerdi, loft} -> loft)
-        "numbered": "bool",  # print 1, 2, 3 ... in the boxes (a damage track)
-        "kinds": "list[str]",  # pc, npc (default both)
-    },
-    description="What a printed sheet tracks during play: rows of boxes to fill in.",
-)
 MAX_BOXES = 40  # a tracker row longer than this prints its number instead of boxes
 
 TEMPLATE = Path(__file__).with_name("sheet.typ")

@@ -10,9 +10,6 @@ are all built from these objects, so nothing is written twice.
 
 from __future__ import annotations
 
-import random
-import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,10 +27,24 @@ from chargen.conditions import (
 )
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError, Problem
-from chargen.seeds import character_seed
+from chargen.seeds import Stream, character_seed, renamed, step_state
+from chargen.seeds import salt as _salt
+from chargen.sheet import PRINT_SPEC, PRINT_TABLE, Column, Part, Section
+from chargen.slugs import normalize
 from chargen.tables import MAX_ROLL_ROWS, Pool, Spec, Table, Tables, builtin_root, pack_dir
 
 StepFunction = Callable[[dict, "Context"], None]
+_SALTS: dict[str, int] = {}
+
+
+def _step_salt(step_id: str) -> int:
+    found = _SALTS.get(step_id)
+    if found is None:
+        found = _SALTS[step_id] = _salt(step_id)
+    return found
+
+
+_GENDER_SALT = _salt("gender")
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,14 @@ class Step:
     `command=False` keeps a step (such as the name) out of the subcommands;
     `roster` the Columns of a batch of this step alone (`chargen SYSTEM STEP -n 5`),
     when its fields do not read well one per column.
+
+    Each step draws from a random stream of its own (chargen.seeds). `reads` are the
+    fields of earlier steps that it reads, directly or through the facts and exclusions
+    of the rows it draws: drawing an earlier step again changes this step only when it
+    reads what that step wrote (tests/test_streams.py holds every system to it).
+    `naming` marks the step that gives the character its name: its stream comes from
+    the whole seed, so a batch whose member drew a name already taken makes it again
+    under a new seed with the same body and another name (see `generate`).
     """
 
     id: str
@@ -55,6 +74,8 @@ class Step:
     help: str = ""
     command: bool = True
     roster: tuple[Any, ...] = ()
+    reads: tuple[str, ...] = ()
+    naming: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,49 +103,6 @@ class Option:
     @property
     def key(self) -> str:
         return self.name.replace("-", "_")
-
-
-@dataclass(frozen=True)
-class Section:
-    """A block of a character sheet: a title and rows (a table), text, or items.
-
-    `text` is paragraphs separated by "\n", wrapped with a hanging indent;
-    `items` are (name, rules text) pairs, the text wrapped beside the name;
-    `fields` the character fields the section shows (see Part).
-    """
-
-    title: str
-    rows: list[list[Any]] | None = None
-    headers: list[str] | None = None
-    text: str | None = None
-    items: list[tuple[str, str]] | None = None
-    fields: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Part:
-    """A piece of a sheet: the character `fields` it needs and shows, and its builder
-    ``build(char, tables) -> list[Section]``. A step alone renders the parts whose
-    fields its character has."""
-
-    fields: tuple[str, ...]
-    build: Callable[[dict, Tables], list[Section]]
-
-
-@dataclass(frozen=True)
-class Column:
-    """A roster column: its header is the label `key` (shrinking through the label's
-    short forms); `get` a character key (default `key`) or a function of the character.
-    When the roster must fit, the lowest `priority` columns go first; a `wrap` column
-    may wrap its text instead. `legend` names the label keys whose short forms the
-    cells use ("Sni 10, Kar 4"): a roster that shows the column spells them out under
-    itself, beside its short headers."""
-
-    key: str
-    get: str | Callable[[dict], Any] | None = None
-    priority: int = 5
-    wrap: bool = False
-    legend: tuple[str, ...] = ()
 
 
 @dataclass
@@ -162,10 +140,11 @@ class System:
     labels_table: str = "etiketter"
     # Optional: the sheet as parts (a step alone shows its own); `sheet` may then be None.
     parts: list[Part] = field(default_factory=list)
-    # Optional, for speed: a character as one JSON Lines line (with its newline), exactly
-    # the text of the default encoder (a batch whose members share most of their
-    # fields may splice their encoded parts); None: the default encoder.
-    json_line: Callable[[dict], str] | None = None
+    # Where the system's built-in tables are (a plugin's own folder); None: the folder
+    # named after the system among chargen's built-in tables.
+    tables_root: Path | None = None
+    # Names a batch remembers to keep them unique (then it starts afresh: flat memory).
+    unique_names: int = 50_000
 
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
@@ -194,18 +173,21 @@ class System:
             return [Step("npc", self.npc, command=False)]
         return list(self.npc)
 
+    def steps(self, kind: str) -> list[Step]:
+        """The procedure of a kind of character: the PC's steps or the NPC's."""
+        return self.npc_steps() if kind == "npc" else list(self.pc)
+
     def options(self, kind: str) -> list[Option]:
         return self.npc_options if kind == "npc" else self.pc_options
 
-    def tables(self, overlays: list[Path] | None = None) -> Tables:
-        """The system's pack: built-in tables, then each overlay folder that has some."""
-        dirs = [builtin_root() / self.id]
+    def tables(self, overlays: list[Path] | None = None, known: tuple[str, ...] = ()) -> Tables:
+        """The system's pack: built-in tables, then each overlay folder that has some
+        (`known`: the ids of every system installed, for the layout check of a pack)."""
+        dirs = [self.tables_root or builtin_root() / self.id]
         for root in overlays or []:
-            folder = pack_dir(root, self.id)
+            folder = pack_dir(root, self.id, known)
             if folder is not None:
                 dirs.append(folder)
-        from chargen.printable import PRINT_SPEC, PRINT_TABLE
-
         return Tables(
             self.id,
             {PRINT_TABLE: PRINT_SPEC, **self.specs},
@@ -260,24 +242,12 @@ def _pack_fault(tables: Tables, kind: str, seed: int, why: str) -> Problem:
     )
 
 
-_FOLD = str.maketrans({"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "ð": "d", "þ": "th", "ł": "l"})
-
-
 def _shown(value: Any) -> str:
     if isinstance(value, dict):
         for key in ("name", "namn", "navn", "nev", "id"):
             if isinstance(value.get(key), str):
                 return value[key]
     return str(value)
-
-
-def normalize(value: str) -> str:
-    """A user's choice as a slug, as the contract makes keys: case folded, diacritics
-    dropped (æ -> ae, ø ö ő -> o, é -> e), every run of other characters one underscore
-    ("Vanaætlinge" -> "vanaaetlinge", "nagyon-szívós" -> "nagyon_szivos")."""
-    text = unicodedata.normalize("NFKD", str(value).strip().lower().translate(_FOLD))
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return re.sub(r"[^0-9a-z]+", "_", text).strip("_")
 
 
 def match_choice(table: Table, value: str) -> str | None:
@@ -297,11 +267,18 @@ def match_choice(table: Table, value: str) -> str | None:
 class Context:
     """What a step works with: the character's random stream, the tables, the options.
 
-    One Context serves a whole batch; `start` readies it for each character. Per
+    One Context serves a whole batch; `start` readies it for each character and
+    `begin` for each step, whose draws come from `rng`, the step's own stream. Per
     character it keeps the facts decided so far (`facts`), the names (ids and tags)
     of the rows drawn (`drawn`), what they exclude (`banned`) and the rows themselves
     (`drawn_rows`, `(table name, entry)` pairs), so that every draw through the
     context takes only rows whose conditions hold (see chargen/conditions.py).
+
+    What a batch works out once from its tables and options (a template's plan, the
+    rows that fit a set of facts) is kept by `memo`; `shared` is state the members
+    of a batch share on purpose (a squad's stat block), which a member made alone
+    does not have. `variants` maps step ids to the stream variant they draw from
+    (0, the usual, when absent): what rerolling one part of a character asks for.
     """
 
     def __init__(
@@ -322,8 +299,10 @@ class Context:
         self.shared: dict[
             str, Any
         ] = {}  # batch-wide state a system may keep (a squad's stat block)
-        self.cache: dict[Any, Any] = {}  # per-batch memo for precomputed table data
-        self.rng = random.Random(batch_seed)
+        self.cache: dict[Any, Any] = {}  # what `memo` keeps for the batch
+        self.constants: dict[int, list] = {}  # the memo's dicts and lists, for the encoder
+        self.variants: dict[str, int] = {}
+        self.rng = Stream()
         self.seed, self.index, self.step = batch_seed, 0, ""
         self.historik: list[dict] = []
         self.facts: dict[str, Any] = {}
@@ -341,13 +320,37 @@ class Context:
         self._pinban: frozenset | None = None  # what pinned entries exclude (None: not built)
 
     def start(self, seed: int, index: int) -> None:
-        self.rng.seed(seed)
+        """Ready the context for the character of this seed (and place in the batch)."""
         self.seed, self.index = seed, index
+        self.rng.state = step_state(seed, 0)
         self.historik = []
         self.facts = {}
         self.drawn = set()
         self.banned = set()
         self.drawn_rows = []
+
+    def begin(self, step: Step) -> None:
+        """Ready the context for a step: its id in the historik, its stream in `rng`."""
+        self.step = step.id
+        self.rng.state = step_state(
+            self.seed, _step_salt(step.id), self.variants.get(step.id, 0), step.naming
+        )
+
+    def memo(self, key: Any, build: Callable[[], Any]) -> Any:
+        """What `build()` gives, worked out once per batch under `key`.
+
+        It must depend only on the tables, the options and the key, never on a member,
+        so that a member made alone gets what the batch gave it (tests/test_batch.py).
+        A dict or list it gives is shared by every member that takes it into its
+        character, and encoded once (chargen.encode.Lines): never change it."""
+        cache = self.cache
+        try:
+            return cache[key]
+        except KeyError:
+            found = cache[key] = build()
+            if type(found) is dict or type(found) is list:
+                self.constants[id(found)] = [found, None]
+            return found
 
     # -- tables ------------------------------------------------------------
     def table(self, name: str) -> Table:
@@ -378,14 +381,16 @@ class Context:
         return self.facts.get(name, default)
 
     def gender(self) -> str:
-        """The character's gender: decided on first need (evenly, or as pinned choices need)."""
+        """The character's gender: decided on first need (evenly, or as pinned choices
+        need), from a stream of its own, so whichever step asks first gets the same."""
         gender = self.facts.get("gender")
         if gender is None:
             open_ = self.open_values("gender", GENDERS)
             if len(open_) == 1:
                 gender = open_[0]
             else:  # both open (or neither: the draw that cannot be made reports it)
-                gender = "female" if self.rng.random() < 0.5 else "male"
+                draw = Stream(step_state(self.seed, _GENDER_SALT)).random()
+                gender = "female" if draw < 0.5 else "male"
             self.facts["gender"] = gender
         return gender
 
@@ -956,7 +961,7 @@ class Context:
         return names.picker(chosen, latin).pick(self.rng, gender, family_first)
 
     def authored_name(self, table: str, gender: str | None = None) -> tuple[str, str]:
-        """(name, gender) from an authored name table (`names.NAME_SPEC`)."""
+        """(name, gender) from an authored name table (`NAME_SPEC`)."""
         if gender not in GENDERS:
             gender = self.gender()
         key = ("authored_name", table)
@@ -1120,26 +1125,168 @@ class Steering:
         return f"{pin.option.name} {pin.entry['id']}: {text}" if text else ""
 
 
+ENVELOPE = ("system", "kind", "template", "seed", "name")
+
+
+class Character(dict):
+    """A character: a plain dict in its final JSON shape, which also knows the values
+    its batch shares (`constants`, see Context.memo), for the encoder."""
+
+    __slots__ = ("constants",)
+
+
+def new_character(ctx: Context) -> Character:
+    """The envelope every character starts with."""
+    char = Character(system=ctx.system.id, kind=ctx.kind, template=None, seed=ctx.seed, name=None)
+    char.constants = ctx.constants
+    return char
+
+
 def make_character(ctx: Context, steps: list[Step], fields: tuple[str, ...] | None = None) -> dict:
     """Run `steps` for the character ctx is started on; keep only `fields` when given."""
-    char: dict[str, Any] = {
-        "system": ctx.system.id,
-        "kind": ctx.kind,
-        "template": None,
-        "seed": ctx.seed,
-        "name": None,
-    }
+    char = new_character(ctx)
     for step in steps:
-        ctx.step = step.id
+        ctx.begin(step)
         step.run(char, ctx)
     if fields is not None:
-        head = {k: char[k] for k in ("system", "kind", "template", "seed", "name")}
+        head = {k: char[k] for k in ENVELOPE}
         head["step"] = ctx.step
         head.update((k, char[k]) for k in fields if k in char)
         char = head
     if ctx.historik:
         char["historik"] = [e for e in ctx.historik if fields is None or e["step"] == ctx.step]
     return char
+
+
+RENAME_TRIES = 48  # new name seeds tried for a name that is taken (then a number is added)
+
+
+class UniqueNames:
+    """No two characters of a batch share a name (a person's full name, a creature's
+    epithet), while each member's recorded seed still regenerates it alone.
+
+    A member whose name is taken is made again under `seeds.renamed(seed, attempt)`:
+    its steps but the naming one draw from the seed's body bits, so only the name and
+    what follows from it change, and the new seed is recorded. An NPC is redone from
+    its naming step on (from the state before it: steps before it cannot depend on the
+    name); a PC whole. When RENAME_TRIES seeds all give taken names, the name space is
+    spent (an NPC template's epithets): the member keeps its first name with the first
+    free number ("Ulv 2"), as do the later members of that template, once said through
+    `warn`. The batch remembers `System.unique_names` names, then starts afresh, so a
+    million stay in flat memory.
+    """
+
+    def __init__(self, ctx: Context, steps: list[Step], warn: Callable[[str], None] | None):
+        self.ctx, self.steps, self.warn = ctx, steps, warn
+        self.at = next(i for i, s in enumerate(steps) if s.naming)
+        self.seen: set[str] = set()
+        self.spent: set[Any] = set()
+        self.numbers: dict[str, int] = {}
+        self.limit = ctx.system.unique_names
+        # an NPC is redone from its naming step; a PC (with its historik) whole
+        self.partial = ctx.kind == "npc"
+
+    def make(self, seed: int, index: int) -> dict:
+        ctx = self.ctx
+        ctx.start(seed, index)
+        if not self.partial:
+            char = make_character(ctx, self.steps)
+            return self._settle(char, seed, index)
+        char = new_character(ctx)
+        steps = self.steps
+        for step in steps[: self.at]:
+            ctx.begin(step)
+            step.run(char, ctx)
+        before = (
+            dict(char),
+            dict(ctx.facts),
+            set(ctx.drawn),
+            set(ctx.banned),
+            len(ctx.drawn_rows),
+        )
+        self._rest(char, ctx)
+        name = char["name"]
+        if name not in self.seen:
+            self._remember(name)
+            return char
+        space = char.get("template")
+        if space not in self.spent:
+            for attempt in range(1, RENAME_TRIES + 1):
+                ctx.seed = renamed(seed, attempt)
+                self._restore(char, ctx, before)
+                char["seed"] = ctx.seed
+                self._rest(char, ctx)
+                if char["name"] not in self.seen:
+                    self._remember(char["name"])
+                    return char
+            self.spent.add(space)
+            self._spent_warning(space)
+            ctx.seed = seed
+            self._restore(char, ctx, before)
+            self._rest(char, ctx)
+        char["name"] = self._numbered(char["name"])
+        self._remember(char["name"])
+        return char
+
+    def _rest(self, char: dict, ctx: Context) -> None:
+        for step in self.steps[self.at :]:
+            ctx.begin(step)
+            step.run(char, ctx)
+
+    @staticmethod
+    def _restore(char: Character, ctx: Context, before: tuple) -> None:
+        fields, facts, drawn, banned, rows = before
+        char.clear()
+        char.update(fields)
+        ctx.facts, ctx.drawn, ctx.banned = dict(facts), set(drawn), set(banned)
+        del ctx.drawn_rows[rows:]
+
+    def _settle(self, char: dict, seed: int, index: int) -> dict:
+        """A PC: made again whole under new seeds while its name is taken."""
+        ctx = self.ctx
+        if char["name"] in self.seen:
+            space = char.get("template")
+            found = None
+            if space not in self.spent:
+                for attempt in range(1, RENAME_TRIES + 1):
+                    ctx.start(renamed(seed, attempt), index)
+                    again = make_character(ctx, self.steps)
+                    if again["name"] not in self.seen:
+                        found = again
+                        break
+                if found is None:
+                    self.spent.add(space)
+                    self._spent_warning(space)
+                    ctx.start(seed, index)
+                    char = make_character(ctx, self.steps)
+            if found is None:
+                char["name"] = self._numbered(char["name"])
+            else:
+                char = found
+        self._remember(char["name"])
+        return char
+
+    def _remember(self, name: Any) -> None:
+        if len(self.seen) >= self.limit:
+            self.seen.clear()
+            self.spent.clear()
+            self.numbers.clear()
+        self.seen.add(name)
+
+    def _numbered(self, name: str) -> str:
+        n = self.numbers.get(name, 1) + 1
+        while f"{name} {n}" in self.seen:
+            n += 1
+        self.numbers[name] = n
+        return f"{name} {n}"
+
+    def _spent_warning(self, space: Any) -> None:
+        if self.warn is not None:
+            what = f"template '{space}'" if space else "this batch"
+            self.warn(
+                f"the names of {what} ran out after {len(self.seen):,} in this batch: "
+                "the rest of them are numbered"
+            )
 
 
 def generate(
@@ -1153,25 +1300,38 @@ def generate(
     prompter: Any = None,
     step: str | None = None,
     trace: Callable[[dict, Context], None] | None = None,
+    variants: dict[str, int] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Iterator[dict]:
     """Characters one at a time: a PC, an NPC, or (with `step`) one step's part of a PC.
 
     Choices that no character can satisfy together are a ChargenError before the
-    first one. `trace(character, ctx)` (for tests) sees each character with the
-    context that made it, before the next one starts.
+    first one. `variants` draws the steps it names from other streams (step id ->
+    variant, 0 the usual). In a batch of whole characters no two share a name (see
+    `UniqueNames`; `warn` hears when a template's names run out). `trace(character,
+    ctx)` (for tests) sees each character with the context that made it, before the
+    next one starts.
     """
     ctx = Context(system, tables, kind, options, count, batch_seed, locale, prompter)
+    ctx.variants = dict(variants or {})
     ctx.steering()
     if step is not None:
         target = system.step(step)
         steps = system.pc[: system.pc.index(target) + 1]
         fields: tuple[str, ...] | None = target.fields
     else:
-        steps = system.npc_steps() if kind == "npc" else list(system.pc)
+        steps = system.steps(kind)
         fields = None
+    unique = None
+    if fields is None and count > 1 and prompter is None and any(s.naming for s in steps):
+        unique = UniqueNames(ctx, steps, warn)
     for index in range(count):
-        ctx.start(character_seed(batch_seed, index), index)
-        char = make_character(ctx, steps, fields)
+        seed = character_seed(batch_seed, index)
+        if unique is None:
+            ctx.start(seed, index)
+            char = make_character(ctx, steps, fields)
+        else:
+            char = unique.make(seed, index)
         if trace is not None:
             trace(char, ctx)
         yield char

@@ -16,8 +16,8 @@ from typing import Any, TextIO
 
 from chargen.errors import ChargenError
 from chargen.labels import NAME_KEYS, Labels
-from chargen.procedure import normalize
 from chargen.render import wrap
+from chargen.slugs import normalize
 
 TRIES = 5
 

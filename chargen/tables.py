@@ -21,21 +21,18 @@ import functools
 import math
 import os
 import re
-import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from chargen import conditions
+from chargen import conditions, names
 from chargen.dice import Dice, parse, table_fault
 from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+from chargen.labels import Labels
+from chargen.labels import check as check_labels
+from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text, tomllib
 
 KINDS = ("roll", "definitions", "settings", "labels")
 # Keys any entry may carry; anything else must be declared by the table's Spec.
@@ -61,8 +58,6 @@ EFFECT_AMOUNT = "int[-1000..1000]"  # what one effect may add or take away
 MAX_WEIGHT = 1e12  # a weight; with the smallest ones the sums stay exact enough
 TOP_KEYS = {"die", "description", "source", "entries"}
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
-_ENTRY_HEADER = re.compile(r"^\s*\[\[\s*entries\s*\]\]")
-_ANY_HEADER = re.compile(r"^\s*\[")
 
 
 @dataclass(frozen=True)
@@ -88,26 +83,38 @@ class Spec:
     order: tuple[tuple[str, str], ...] = ()
 
 
-@functools.cache
-def builtin_root() -> Path:
-    """The built-in tables: inside the installed package, or tables/ in a source tree."""
-    here = Path(__file__).resolve().parent
-    installed = here / "builtin_tables"
-    if installed.is_dir() and any(installed.iterdir()):
-        return installed
-    return here.parent / "tables"
+# Authored name tables (chargen.names.TablePicker reads them): a system registers the
+# spec for a pattern, `SPECS["namn_*"] = NAME_SPEC`.
+NAME_SPEC = Spec(
+    "settings",
+    {
+        "male": "list[str]!",
+        "female": "list[str]!",
+        "family": "list[str]",
+        "family_male": "list[str]",
+        "family_female": "list[str]",
+        "patronym": "dict[str]",
+        "byname": "list[str]",
+        "byname_male": "list[str]",
+        "byname_female": "list[str]",
+        "byname_chance": "num[0..1]",
+        "family_first": "bool",
+    },
+    "Authored names: given names per gender, family names, a patronym or a byname rule.",
+)
 
 
-def pack_dir(root: Path, system: str) -> Path | None:
+def pack_dir(root: Path, system: str, known: Iterable[str] = ()) -> Path | None:
     """The folder of `system`'s tables inside a user's pack `root`, if it has one.
 
     A pack is laid out as ROOT/SYSTEM/*.toml (one folder per system it changes); a
     folder named after the system, or holding *.toml files directly, is taken as
     that system's. A layout that cannot be meant (no system's tables at all, a
     system folder that is a file or not in lower case, an unreadable folder) is a
-    TableError, the same for `chargen tables check` and for generation.
+    TableError, the same for `chargen tables check` and for generation. `known` are
+    the ids of every system installed (`system` is always one of them).
     """
-    problems = pack_problems(root)
+    problems = pack_problems(root, known or (system,))
     if problems:
         raise TableError(problems)
     if (root / system).is_dir():
@@ -117,20 +124,20 @@ def pack_dir(root: Path, system: str) -> Path | None:
     return None
 
 
-def pack_problems(root: Path) -> list[Problem]:
-    """What is wrong with the layout of the pack folder `root` (nothing: [])."""
-    from chargen.systems import REGISTRY
-
+def pack_problems(root: Path, known: Iterable[str]) -> list[Problem]:
+    """What is wrong with the layout of the pack folder `root` (nothing: []); `known`
+    are the ids of the systems installed."""
+    known = tuple(known)
     where = str(root)
     try:
-        names = sorted(os.listdir(root))
+        listing = sorted(os.listdir(root))
     except OSError as exc:
         return [Problem(where, 0, f"cannot read the pack folder: {exc.strerror or exc}")]
     out = []
     found = False
-    for name in names:
+    for name in listing:
         system = name.lower()
-        if system not in REGISTRY:
+        if system not in known:
             continue
         path = root / name
         if name != system:
@@ -139,15 +146,13 @@ def pack_problems(root: Path) -> list[Problem]:
             out.append(Problem(str(path), 0, f"{name} must be a folder of {name}'s *.toml tables"))
         else:
             found = True
-    if out or found or root.name in REGISTRY or _loose_tables(root):
+    if out or found or root.name in known or _loose_tables(root):
         return out
     nested = sorted(
-        str(sub.relative_to(root))
-        for sub in root.glob("*/*")
-        if sub.name in REGISTRY and sub.is_dir()
+        str(sub.relative_to(root)) for sub in root.glob("*/*") if sub.name in known and sub.is_dir()
     )
     hint = f" (found {nested[0]}: give {root / Path(nested[0]).parent} instead)" if nested else ""
-    systems = ", ".join(REGISTRY)
+    systems = ", ".join(known)
     return [
         Problem(
             where,
@@ -313,37 +318,6 @@ def parse_range(roll: Any) -> tuple[int, int]:
     return low, high
 
 
-def entry_lines(text: str) -> list[int]:
-    """The 1-based line of each `[[entries]]` header, in order."""
-    return [n for n, line in enumerate(text.splitlines(), 1) if _ENTRY_HEADER.match(line)]
-
-
-def key_line(text: str, key: str, entry_index: int | None = None) -> int:
-    """The line where `key = ...` stands (at top level, or inside one entry)."""
-    lines = text.splitlines()
-    if entry_index is None:
-        start, stop = 0, len(lines)
-        for n, line in enumerate(lines):
-            if _ANY_HEADER.match(line):
-                stop = n
-                break
-    else:
-        headers = entry_lines(text)
-        if entry_index >= len(headers):
-            return 0
-        start = headers[entry_index]
-        stop = next(
-            (n for n in range(start, len(lines)) if _ANY_HEADER.match(lines[n])), len(lines)
-        )
-    pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*[=.]")
-    for n in range(start, stop):
-        if pattern.match(lines[n]):
-            return n + 1
-    if entry_index is not None:
-        return entry_lines(text)[entry_index]
-    return 0
-
-
 class Tables:
     """A system's pack: built-in tables with user overlays laid over them, loaded lazily."""
 
@@ -380,8 +354,6 @@ class Tables:
     def labels(self) -> Any:
         """The pack's `Labels` (chargen.labels): every word a reader sees."""
         if self._labels is None:
-            from chargen.labels import Labels
-
             name = next((n for n, s in self.specs.items() if s.kind == "labels"), None)
             self._labels = Labels(self[name].settings if name and name in self else None)
         return self._labels
@@ -522,32 +494,9 @@ def _code_stamp() -> str:
     return ";".join(parts)
 
 
-MAX_FILE_BYTES = 1_000_000  # one table file (the largest built-in one is under 20 kB)
 MAX_DEPTH = 8  # tables and lists inside one another in a file
 MAX_ENTRIES = 5_000  # [[entries]] in one file
 MAX_PROBLEMS = 50  # faults reported for one file before the rest are left out
-
-
-def read_text(path: Path) -> tuple[str, str]:
-    """(text, "") of a table file, or ("", why not): only regular files of sane size, so
-    a FIFO, a device or a huge file is refused instead of read forever."""
-    import stat
-
-    try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return "", "not a regular file (a table is a plain *.toml file)"
-        if info.st_size > MAX_FILE_BYTES:
-            return "", f"{info.st_size:,} bytes: a table file has at most {MAX_FILE_BYTES:,}"
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            return "", f"over {MAX_FILE_BYTES:,} bytes: a table file has at most that"
-        return raw.decode("utf-8"), ""
-    except UnicodeDecodeError as exc:
-        return "", f"cannot read: not UTF-8 text ({exc.reason} at byte {exc.start})"
-    except OSError as exc:
-        return "", f"cannot read: {exc.strerror or exc}"
 
 
 def _depth(data: Any) -> int:
@@ -583,8 +532,6 @@ def _check_shape(
         out.append(Problem(where, line, msg))
 
     if spec.kind == "labels":
-        from chargen.labels import check as check_labels
-
         for key, message in check_labels(data):
             fault(message, key)
         return out
@@ -869,9 +816,7 @@ def _type_error(value: Any, kind: str) -> str | None:
             return f"{_noun(kind)} with at most {MAX_DICE_RESULTS:,} possible results"
         return None
     if kind == "locale":
-        from chargen.names import is_locale
-
-        return None if is_locale(value) else _noun(kind)
+        return None if names.is_locale(value) else _noun(kind)
     if kind == "any":
         return None
     raise ValueError(f"unknown field type '{kind}' in a table spec")
@@ -1015,12 +960,10 @@ def _refs_of(entry: dict) -> list[str]:
 
 
 def _check_name_tables(tables: dict[str, Table]) -> list[Problem]:
-    """Authored name tables (names.NAME_SPEC): what their types cannot say."""
-    from chargen import names
-
+    """Authored name tables (NAME_SPEC): what their types cannot say."""
     out = []
     for table in tables.values():
-        if table.spec == names.NAME_SPEC:
+        if table.spec == NAME_SPEC:
             for key, message in names.check_name_table(table):
                 out.append(Problem(str(table.path), key_line(table.text, key), message))
     return out

@@ -12,9 +12,10 @@ import pytest
 from conftest import assert_usage_error, run
 
 from chargen.cli import SlugChoice, _validate_options
-from chargen.procedure import match_choice, normalize
+from chargen.procedure import match_choice
 from chargen.prompts import Prompter
-from chargen.systems import REGISTRY, load
+from chargen.slugs import normalize
+from chargen.systems import available, load
 
 
 def _strip(text: str) -> str:
@@ -29,7 +30,7 @@ def _names(entry: dict) -> list[str]:
 
 
 def _table_options():
-    for system_id in REGISTRY:
+    for system_id in available():
         system = load(system_id)
         for kind in ("pc", "npc"):
             for option in system.options(kind):

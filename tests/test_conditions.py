@@ -15,7 +15,7 @@ from chargen import names
 from chargen.conditions import resolve_text
 from chargen.errors import ChargenError, ChoiceError, TableError
 from chargen.procedure import Context, Option, Step, System, generate
-from chargen.tables import Spec, Tables
+from chargen.tables import NAME_SPEC, Spec, Tables
 
 SPECS = {
     "korporationer": Spec("definitions"),
@@ -23,7 +23,7 @@ SPECS = {
     "handelser": Spec("roll"),
     "drag": Spec("definitions"),
     "sysslor": Spec("roll", {"yrke": "text"}),
-    "namn_*": names.NAME_SPEC,
+    "namn_*": NAME_SPEC,
     "extra_*": Spec("definitions", {"titel": "str"}),
 }
 

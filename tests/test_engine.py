@@ -9,8 +9,8 @@ import pytest
 
 from chargen import names
 from chargen.errors import ChargenError
-from chargen.procedure import normalize
 from chargen.seeds import SEED_LIMIT, character_seed
+from chargen.slugs import normalize
 
 
 def test_first_character_uses_the_batch_seed_and_others_are_derived():

@@ -43,7 +43,7 @@ _pretty = json.JSONEncoder(ensure_ascii=False, check_circular=False, indent=2).e
 @lru_cache(maxsize=1)
 def mapping() -> dict[str, Any]:
     """chargen/export/swade.toml: versions, attribute keys, swids, item types."""
-    from chargen.tables import tomllib
+    from chargen.tomlfile import tomllib
 
     return tomllib.loads((Path(__file__).parent / "swade.toml").read_text(encoding="utf-8"))
 
@@ -453,7 +453,7 @@ def render(system, tables, items: Iterable[dict], count: int, values: dict) -> I
         for doc in docs:
             yield _pretty(doc) + "\n"
         return
-    from chargen.output import json_array
+    from chargen.encode import json_array
 
     yield from json_array(docs)
 

@@ -1,18 +1,27 @@
-"""The registry: system id -> its module and a one-line description.
+"""The registry: system id -> the package that declares it, built in or installed.
 
-Modules are imported only when a command needs them, so `chargen --help` stays
-fast. A system is available as soon as its module exists; adding a sixth is one
-line here, one module, one table folder and its tests.
+The five built-in games are listed here; another installed package adds a game
+through the entry-point group `chargen.systems` (`lantern = "chargen_lantern"`, or
+`module:ATTRIBUTE` when the `System` is not called `SYSTEM`). A built-in id cannot
+be taken over by a plugin. Nothing is imported until a command needs the game, so
+`chargen --help` stays fast: the installed entry points are read straight from the
+`entry_points.txt` files on `sys.path` (the files `importlib.metadata` reads,
+without its 20 ms of imports; tests/test_plugin.py checks that both agree).
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import os
+import sys
+from functools import cache
 
-from chargen.errors import ChoiceError
+from chargen.errors import ChargenError, ChoiceError
 
-REGISTRY: dict[str, tuple[str, str]] = {
+GROUP = "chargen.systems"
+
+# id -> (module, a line for `chargen --help`)
+BUILTIN: dict[str, tuple[str, str]] = {
     "matinee": (
         "chargen.systems.matinee",
         "Matinee Chronicles (svenska): Mutant Chronicles, Luna City",
@@ -24,13 +33,92 @@ REGISTRY: dict[str, tuple[str, str]] = {
 }
 
 
+@cache
+def installed() -> dict[str, str]:
+    """The games other packages add: id -> "module" or "module:ATTRIBUTE", the first
+    distribution on sys.path that names an id winning, as importlib.metadata has it."""
+    found: dict[str, str] = {}
+    seen: set[str] = set()
+    for folder in sys.path:
+        try:
+            listing = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for entry in listing:
+            if not entry.endswith((".dist-info", ".egg-info")):
+                continue
+            dist = entry.rsplit("-", 1)[0].lower().replace("_", "-")
+            if dist in seen:
+                continue
+            seen.add(dist)
+            try:
+                with open(
+                    os.path.join(folder or ".", entry, "entry_points.txt"), encoding="utf-8"
+                ) as f:
+                    text = f.read(100_000)
+            except OSError:
+                continue
+            for name, value in _group(text):
+                found.setdefault(name, value)
+    return found
+
+
+def _group(text: str) -> list[tuple[str, str]]:
+    """The `name = value` lines of the [chargen.systems] section of an entry_points.txt."""
+    out, inside = [], False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            inside = line == f"[{GROUP}]"
+            continue
+        if inside and "=" in line:
+            name, value = (part.strip() for part in line.split("=", 1))
+            out.append((name, value))
+    return out
+
+
+def registry() -> dict[str, str]:
+    """Every game: id -> the module (and attribute) that declares it, built-ins first."""
+    games = {sid: module for sid, (module, _) in BUILTIN.items()}
+    for sid, target in installed().items():
+        games.setdefault(sid, target)
+    return games
+
+
 def available() -> list[str]:
-    """The systems whose module is present, in registry order."""
-    return [sid for sid, (module, _) in REGISTRY.items() if importlib.util.find_spec(module)]
+    """The ids of the games that can be used, built-ins first, then plugins by id."""
+    plugins = sorted(sid for sid in installed() if sid not in BUILTIN)
+    return list(BUILTIN) + plugins
+
+
+def describe(system_id: str) -> str:
+    """A line about the game for `chargen --help` (a plugin's own description)."""
+    if system_id in BUILTIN:
+        return BUILTIN[system_id][1]
+    system = load(system_id)
+    return f"{system.name} ({system.language}): {system.description}".strip().rstrip(":")
 
 
 def load(system_id: str):
-    """The `System` object of a registered, available system."""
-    if system_id not in available():
+    """The `System` object of a game (an unknown id is a ChoiceError listing the others)."""
+    games = registry()
+    if system_id not in games:
         raise ChoiceError("system", system_id, available())
-    return importlib.import_module(REGISTRY[system_id][0]).SYSTEM
+    module, _, attribute = games[system_id].partition(":")
+    try:
+        system = getattr(importlib.import_module(module.strip()), attribute.strip() or "SYSTEM")
+    except Exception as exc:
+        if system_id in BUILTIN:
+            raise
+        raise ChargenError(
+            f"the game '{system_id}' installed as {games[system_id]!r} (entry point group "
+            f"{GROUP}) cannot be loaded: {type(exc).__name__}: {exc}"
+        ) from None
+    if getattr(system, "id", None) != system_id:
+        raise ChargenError(
+            f"the game installed as '{system_id}' ({games[system_id]}) declares the id "
+            f"{getattr(system, 'id', None)!r}: the entry point's name must be the System's id"
+        )
+    return system

@@ -19,9 +19,8 @@ from __future__ import annotations
 from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
 from chargen.labels import builtin_labels
-from chargen.names import NAME_SPEC
 from chargen.procedure import Column, Context, Option, Part, Section, Step, System
-from chargen.tables import Spec, Tables, key_line, parse_range
+from chargen.tables import NAME_SPEC, Spec, Tables, key_line, parse_range
 
 EGENSKAPER = ("stark", "talig", "smidig", "uppmarksam", "overtygande", "stridsvan", "traffsaker")
 

@@ -27,7 +27,7 @@ from chargen.labels import builtin_labels
 from chargen.names import picker
 from chargen.procedure import Column, Context, Option, Part, Section, Step, System
 from chargen.seeds import character_seed
-from chargen.tables import Pool, Spec, Table, Tables, key_line
+from chargen.tables import NAME_SPEC, Pool, Spec, Table, Tables, key_line
 
 TALENTER = ("fysik", "karisma", "sanse", "sind", "snilde", "styrke")
 KUNDSKABER = ("bioalkymi", "feltkunst", "kultur", "mytologi", "okkultisme", "teknologi")
@@ -109,7 +109,7 @@ SPECS = {
     ),
     "startudstyr": Spec("definitions", fields={"grej": "list[id:grej]!", "penge": "dice!"}),
     "hjemstater": Spec("definitions", fields={"locale": "locale", "navne": "table"}),
-    "navne_*": names.NAME_SPEC,
+    "navne_*": NAME_SPEC,
     "skabeloner": Spec(
         "definitions",
         fields={

@@ -16,10 +16,9 @@ from collections.abc import Callable
 
 from chargen.errors import ChargenError, Problem, TableError
 from chargen.labels import builtin_labels
-from chargen.names import NAME_SPEC
 from chargen.procedure import Column, Context, Option, Part, Section, Step, System
 from chargen.render import NBSP
-from chargen.tables import Spec, Tables, key_line
+from chargen.tables import NAME_SPEC, Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("fysik", "smidighet", "intelligens", "psyke", "personlighet", "vaksamhet")
 # The document's färdigheter under their grundegenskap ("spelarresurser: färdigheter").

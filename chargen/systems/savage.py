@@ -2456,7 +2456,6 @@ SYSTEM = System(
         ),
     ],
     sheet=sheet,
-    json_line=json_line,
     parts=PARTS,
     labels_table="cimkek",
     batch_sheet=batch_sheet,

@@ -20,9 +20,8 @@ from collections.abc import Callable
 from chargen.dice import parse
 from chargen.errors import ChargenError, Problem
 from chargen.labels import builtin_labels
-from chargen.names import NAME_SPEC
 from chargen.procedure import Column, Context, Option, Part, Section, Step, System
-from chargen.tables import Pool, Spec, Tables, key_line
+from chargen.tables import NAME_SPEC, Pool, Spec, Tables, key_line
 
 GRUNDEGENSKAPER = ("hal", "kra", "ski", "sto", "sty")
 GRUPPER = ("vanliga", "kunskap", "strid", "yrke")

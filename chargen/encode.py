@@ -1,0 +1,100 @@
+"""JSON text of characters: compact lines, pretty arrays, and a batch's shared parts
+encoded once.
+
+The standard library's encoder is the reference: every text here is exactly what
+`json.dumps(value, ensure_ascii=False, separators=(",", ":"))` gives (and, for
+arrays, `indent=2`). A batch streams through `Lines`, which reuses the text of the
+values the batch's members share: what `Context.memo` worked out once for the
+batch (a template's gear, its skill names) is one object in every member that has
+it, registered with its text, so it is encoded once per batch instead of once per
+member. The registry holds every such object, so its id cannot be reused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from json.encoder import encode_basestring
+from typing import Any
+
+# Characters are trees of plain dicts and lists, so the circular-reference check is skipped.
+compact = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":")).encode
+pretty = json.JSONEncoder(ensure_ascii=False, check_circular=False, indent=2).encode
+quote = encode_basestring  # a str as JSON text, as the encoder writes it
+
+
+try:  # the standard library's C encoder, built once: a call costs a third of `compact`'s
+    from json.encoder import c_make_encoder as _c_make_encoder
+except ImportError:  # pragma: no cover - Pythons without the C accelerator
+    _c_make_encoder = None
+if _c_make_encoder is not None:
+    _encode = _c_make_encoder(
+        None, json.JSONEncoder().default, encode_basestring, None, ":", ",", False, False, True
+    )
+
+    def _text(value: Any) -> str:
+        return "".join(_encode(value, 0))
+
+else:  # pragma: no cover
+    _text = compact
+
+
+class Lines:
+    """Characters as JSON Lines, the batch's shared values spliced from their text.
+
+    A character made by chargen.procedure carries `constants`, the batch's registry of
+    values its members share (id -> [the value, its text once encoded]): the line is
+    the standard encoder's text of the character with those values stood in for by
+    markers (private-use characters, which the encoder writes as they are, so a marker
+    is never a value's own text), each marker then replaced by its value's text."""
+
+    __slots__ = ("marks",)
+
+    def __init__(self) -> None:
+        self.marks: list[str] = []
+
+    def line(self, char: Any) -> str:
+        """`compact(char) + "\n"`, with the text of shared values reused."""
+        constants = getattr(char, "constants", None)
+        if not constants:
+            return _text(char) + "\n"
+        shared = None
+        for key, value in char.items():
+            found = constants.get(id(value))
+            if found is None or found[0] is not value:
+                continue
+            if found[1] is None:
+                found[1] = _text(value)
+            if shared is None:
+                shared = [(key, found[1])]
+            else:
+                shared.append((key, found[1]))
+        if shared is None:
+            return _text(char) + "\n"
+        marks = self.marks
+        while len(marks) < len(shared):
+            marks.append(f'"\ue000{len(marks)}\ue001"')
+        stand_in = dict(char)
+        for i, (key, _) in enumerate(shared):
+            stand_in[key] = marks[i][1:-1]
+        text = _text(stand_in)
+        for i, (_, value_text) in enumerate(shared):
+            text = text.replace(marks[i], value_text, 1)
+        return text + "\n"
+
+
+def jsonl(items: Iterable[Any]) -> Iterator[str]:
+    """One compact JSON object per line, a batch's shared values encoded once."""
+    line = Lines().line
+    for item in items:
+        yield line(item)
+
+
+def json_array(items: Iterable[Any]) -> Iterator[str]:
+    """A JSON array streamed one element at a time (always an array, even of one)."""
+    first = True
+    for item in items:
+        body = pretty(item).replace("\n", "\n  ")
+        yield ("[\n  " if first else ",\n  ") + body
+        first = False
+    yield "[]\n" if first else "\n]\n"
