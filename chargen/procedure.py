@@ -34,17 +34,18 @@ from chargen.slugs import normalize
 from chargen.tables import MAX_ROLL_ROWS, Pool, Spec, Table, Tables, builtin_root, pack_dir
 
 StepFunction = Callable[[dict, "Context"], None]
-_SALTS: dict[str, int] = {}
 
 
-def _step_salt(step_id: str) -> int:
-    found = _SALTS.get(step_id)
-    if found is None:
-        found = _SALTS[step_id] = _salt(step_id)
-    return found
+class _Salts(dict):
+    """A stream's salt by step id, for one kind of character (worked out on first use)."""
 
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
 
-_GENDER_SALT = _salt("gender")
+    def __missing__(self, step_id: str) -> int:
+        found = self[step_id] = _salt(f"{self.kind}:{step_id}")
+        return found
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,9 @@ class Option:
     # the fact this choice decides (see System.facts); "" means the option's key
     # when that is a declared fact
     fact: str = ""
+    # the option makes the batch one whole (a squad, a band): its members share what
+    # the batch drew, so a member made alone from its seed is not the same
+    batch: bool = False
 
     @property
     def key(self) -> str:
@@ -125,6 +129,9 @@ class System:
     description: str = ""
     # Optional: a sheet for a whole batch (a squad's one stat block), or None to use the roster.
     batch_sheet: Callable[[list[dict], Tables], list[Section] | None] | None = None
+    # Optional: what a batch's options ask of the tables beyond each choice alone (a
+    # template without karma given --karma), checked once before the first character.
+    check_options: Callable[[Context], None] | None = None
     # Optional: checks across fields and files that the specs cannot express, run by
     # `chargen tables check` and before a user's pack is used; returns the problems found.
     check: Callable[[Tables], list[Problem]] | None = None
@@ -302,6 +309,8 @@ class Context:
         self.cache: dict[Any, Any] = {}  # what `memo` keeps for the batch
         self.constants: dict[int, list] = {}  # the memo's dicts and lists, for the encoder
         self.variants: dict[str, int] = {}
+        # each step's stream is salted by the kind of character and the step's id
+        self._salts = _Salts(kind)
         self.rng = Stream()
         self.seed, self.index, self.step = batch_seed, 0, ""
         self.historik: list[dict] = []
@@ -333,7 +342,7 @@ class Context:
         """Ready the context for a step: its id in the historik, its stream in `rng`."""
         self.step = step.id
         self.rng.state = step_state(
-            self.seed, _step_salt(step.id), self.variants.get(step.id, 0), step.naming
+            self.seed, self._salts[step.id], self.variants.get(step.id, 0), step.naming
         )
 
     def memo(self, key: Any, build: Callable[[], Any]) -> Any:
@@ -389,7 +398,7 @@ class Context:
             if len(open_) == 1:
                 gender = open_[0]
             else:  # both open (or neither: the draw that cannot be made reports it)
-                draw = Stream(step_state(self.seed, _GENDER_SALT)).random()
+                draw = Stream(step_state(self.seed, self._salts["gender"])).random()
                 gender = "female" if draw < 0.5 else "male"
             self.facts["gender"] = gender
         return gender
@@ -1158,7 +1167,7 @@ def make_character(ctx: Context, steps: list[Step], fields: tuple[str, ...] | No
     return char
 
 
-RENAME_TRIES = 48  # new name seeds tried for a name that is taken (then a number is added)
+RENAME_TRIES = 12  # new name seeds tried for a name that is taken (then a number is added)
 
 
 class UniqueNames:
@@ -1168,8 +1177,8 @@ class UniqueNames:
     A member whose name is taken is made again under `seeds.renamed(seed, attempt)`:
     its steps but the naming one draw from the seed's body bits, so only the name and
     what follows from it change, and the new seed is recorded. An NPC is redone from
-    its naming step on (from the state before it: steps before it cannot depend on the
-    name); a PC whole. When RENAME_TRIES seeds all give taken names, the name space is
+    its naming step alone (from the state before it: steps before it cannot depend on
+    the name), the steps after it once the name is free; a PC whole. When RENAME_TRIES seeds all give taken names, the name space is
     spent (an NPC template's epithets): the member keeps its first name with the first
     free number ("Ulv 2"), as do the later members of that template, once said through
     `warn`. The batch remembers `System.unique_names` names, then starts afresh, so a
@@ -1197,41 +1206,43 @@ class UniqueNames:
         for step in steps[: self.at]:
             ctx.begin(step)
             step.run(char, ctx)
-        before = (
-            dict(char),
-            dict(ctx.facts),
-            set(ctx.drawn),
-            set(ctx.banned),
-            len(ctx.drawn_rows),
-        )
-        self._rest(char, ctx)
-        name = char["name"]
-        if name not in self.seen:
-            self._remember(name)
-            return char
+        naming = steps[self.at]
+        ctx.begin(naming)
+        before = self._state(char, ctx)
+        naming.run(char, ctx)
+        if char["name"] in self.seen:
+            self._rename(char, ctx, seed, naming, before)
+        for step in steps[self.at + 1 :]:
+            ctx.begin(step)
+            step.run(char, ctx)
+        self._remember(char["name"])
+        return char
+
+    def _rename(self, char: Character, ctx: Context, seed: int, naming: Step, before) -> None:
+        """Draw the naming step under new seeds until its name is free (recorded as the
+        member's seed), else keep the first name with a number."""
         space = char.get("template")
         if space not in self.spent:
             for attempt in range(1, RENAME_TRIES + 1):
                 ctx.seed = renamed(seed, attempt)
                 self._restore(char, ctx, before)
                 char["seed"] = ctx.seed
-                self._rest(char, ctx)
+                ctx.begin(naming)
+                naming.run(char, ctx)
                 if char["name"] not in self.seen:
-                    self._remember(char["name"])
-                    return char
+                    return
             self.spent.add(space)
             self._spent_warning(space)
             ctx.seed = seed
             self._restore(char, ctx, before)
-            self._rest(char, ctx)
+            char["seed"] = seed
+            ctx.begin(naming)
+            naming.run(char, ctx)
         char["name"] = self._numbered(char["name"])
-        self._remember(char["name"])
-        return char
 
-    def _rest(self, char: dict, ctx: Context) -> None:
-        for step in self.steps[self.at :]:
-            ctx.begin(step)
-            step.run(char, ctx)
+    @staticmethod
+    def _state(char: Character, ctx: Context) -> tuple:
+        return dict(char), dict(ctx.facts), set(ctx.drawn), set(ctx.banned), len(ctx.drawn_rows)
 
     @staticmethod
     def _restore(char: Character, ctx: Context, before: tuple) -> None:
@@ -1315,6 +1326,8 @@ def generate(
     ctx = Context(system, tables, kind, options, count, batch_seed, locale, prompter)
     ctx.variants = dict(variants or {})
     ctx.steering()
+    if system.check_options is not None:
+        system.check_options(ctx)
     if step is not None:
         target = system.step(step)
         steps = system.pc[: system.pc.index(target) + 1]

@@ -147,14 +147,14 @@ def test_output_file_is_written_and_matches_stdout(tmp_path):
 def test_failed_or_interrupted_output_leaves_no_file(tmp_path, monkeypatch, failure):
     import chargen.procedure as procedure
 
-    real = procedure.make_character
+    real = procedure.Context.start
 
-    def flaky(ctx, steps, fields=None):
-        if ctx.index == 500:
+    def flaky(ctx, seed, index):
+        if index == 500:
             raise failure("boom")
-        return real(ctx, steps, fields)
+        return real(ctx, seed, index)
 
-    monkeypatch.setattr(procedure, "make_character", flaky)
+    monkeypatch.setattr(procedure.Context, "start", flaky)
     target = tmp_path / "out.jsonl"
     result = run("karma", "npc", "-n", "1000", "-f", "jsonl", "-o", target)
     assert result.exit_code == (1 if failure is RuntimeError else 130)
@@ -168,10 +168,10 @@ def test_failed_output_keeps_an_existing_file(tmp_path, monkeypatch):
     target = tmp_path / "keep.json"
     target.write_text("old", encoding="utf-8")
 
-    def broken(ctx, steps, fields=None):
+    def broken(ctx, seed, index):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(procedure, "make_character", broken)
+    monkeypatch.setattr(procedure.Context, "start", broken)
     run("karma", "npc", "-o", target)
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.json"]

@@ -9,7 +9,7 @@ from conftest import assert_usage_error, make, run
 
 from chargen.conditions import resolve_text
 from chargen.systems import load
-from chargen.systems.karma import EGENSKAPER
+from chargen.systems.karma.rules import EGENSKAPER
 
 SYSTEM = load("karma")
 TABLES = SYSTEM.tables()

@@ -17,7 +17,7 @@ from conftest import assert_usage_error, make, run
 
 from chargen.conditions import resolve_text
 from chargen.systems import load
-from chargen.systems.karma import EGENSKAPER
+from chargen.systems.karma.rules import EGENSKAPER
 from chargen.tables import builtin_root
 
 SYSTEM = load("karma")

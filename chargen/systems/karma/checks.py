@@ -1,0 +1,36 @@
+"""Karmasystemet's pack checks: what the table specs cannot say."""
+
+from __future__ import annotations
+
+from chargen.errors import Problem
+from chargen.systems.karma.rules import EGENSKAPER, karma_typ
+from chargen.tables import Tables
+from chargen.tomlfile import key_line
+
+
+def check_pack(tables: Tables) -> list[Problem]:
+    """A Bakgrund's `egenskaper` are Egenskaper; a band leader has followers."""
+    out = []
+    table = tables["bakgrunder"]
+    for index, entry in enumerate(table.entries):
+        for name in entry.get("egenskaper", ()):
+            if name not in EGENSKAPER:
+                out.append(
+                    Problem(
+                        str(table.path),
+                        key_line(table.text, "egenskaper", index),
+                        f"'{entry['id']}': '{name}' is not an Egenskap ({', '.join(EGENSKAPER)})",
+                    )
+                )
+    table = tables["mallar"]
+    for index, entry in enumerate(table.entries):
+        if karma_typ(entry) == "grupp" and not entry.get("foljare"):
+            out.append(
+                Problem(
+                    str(table.path),
+                    key_line(table.text, "karma_typ", index),
+                    f"'{entry['id']}' shares its karma with a group (karma_typ = grupp) "
+                    "but names no foljare",
+                )
+            )
+    return out
