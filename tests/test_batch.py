@@ -6,7 +6,7 @@ the same options, builds everything afresh and is encoded by the standard librar
 The two texts are the same for every member of thousands per system, for every
 template, and with each option (those that make the batch one whole, a squad or a
 band, aside). A member whose name was numbered because its template's names ran out
-is the one that cannot be made alone, and is left out.
+cannot be made alone with its number: it is compared on everything but the number.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ MIXED = 2_000  # members of a batch with no options
 PER_TEMPLATE = 40  # members of a batch of each template
 PER_OPTION = 60  # members of a batch with each value of each other option
 PC = 200
-PENDING: set[str] = {"matinee", "spelsystemet", "lef", "savage"}  # not on the batch path yet
+PENDING: set[str] = {"spelsystemet", "lef", "savage"}  # not on the batch path yet
 
 
 def _marks(sid):
@@ -42,8 +42,8 @@ def _check(system, tables, kind, options, count, seed):
         text = lines.line(char)
         assert text == compact(char) + "\n", "the spliced line is not the encoder's text"
         alone = next(generate(system, tables, kind, options, 1, char["seed"]))
-        if _numbered(char, alone):
-            continue
+        if _numbered(char, alone):  # its template's names ran out: itself but the number
+            alone = {**alone, "name": char["name"]}
         assert text == compact(alone) + "\n", (
             f"{system.id} {kind} {options}: member --seed {char['seed']} of batch --seed "
             f"{seed} differs from itself made alone"

@@ -17,7 +17,7 @@ from conftest import by_id
 from chargen.conditions import Rule, entry_names
 from chargen.procedure import generate
 from chargen.systems import load
-from chargen.systems.matinee import FASTA, KUNSKAP, WEAPON_SKILLS
+from chargen.systems.matinee.rules import FASTA, KUNSKAP, WEAPON_SKILLS
 
 SYSTEM = load("matinee")
 TABLES = SYSTEM.tables()

@@ -71,7 +71,7 @@ def test_a_soldier_walked_through_every_choice():
 
 def test_a_mystic_chooses_her_inriktningar_and_what_a_raise_goes_to():
     run = walk(
-        ["matinee", "pc", "--interactive", "--seed", "8", "--spend-hjaltepoang", "-f", "json"],
+        ["matinee", "pc", "--interactive", "--seed", "6", "--spend-hjaltepoang", "-f", "json"],
         [
             ("Välj Megakorporation", "7"),
             ("Välj Arketyp", "Mystiker"),
@@ -79,7 +79,7 @@ def test_a_mystic_chooses_her_inriktningar_and_what_a_raise_goes_to():
             ("Välj 2 Karriär", "missionar, lakare"),
             ("Välj Hjältepoäng på en höjning", "Grundegenskap"),
             ("Välj Grundegenskap att höja", "Psyke"),
-            ("Välj 3 Inriktning", "1, 3, Mentalismen"),  # seed 8: Psyke 3
+            ("Välj 3 Inriktning", "1, 3, Mentalismen"),  # seed 6: Psyke 3, the raise fails
         ],
         default="",
     )
