@@ -24,7 +24,8 @@ from chargen.systems.matinee.rules import (
     is_weapon,
     item_file,
 )
-from chargen.systems.matinee.steps import band, has_items, manovrar, person_name
+from chargen.systems.matinee.steps import band, manovrar, person_name
+from chargen.tables import Table
 
 
 class Plan(NamedTuple):
@@ -120,32 +121,40 @@ def megakorporation(char: dict, ctx: Context) -> None:
         char["megakorporation_namn"] = ctx.text(entry["name"])
 
 
-def _weapons(ctx: Context) -> list[tuple[str, dict]]:
-    """Every weapon (an item tagged `vapen`) that fits this NPC, with its färdighet:
-    worked out once per batch for each set of fitting item pools."""
-    pools = tuple(ctx.pool(item_file(s)) for s in WEAPON_SKILLS if item_file(s) in ctx.tables)
+def _files(ctx: Context) -> tuple[tuple, tuple]:
+    """The utrustning files an NPC draws from, once per batch: (färdighet, table, the
+    table's ids) for each vapenfärdighet, and for every färdighet but armour (an NPC's
+    Slås ut på is its tier), those that have a file in this pack."""
+
+    def build() -> tuple[tuple, tuple]:
+        armour = ctx.setting("regler", "rustning_fardighet")
+        found = {
+            s: (s, ctx.table(item_file(s)), frozenset(ctx.table(item_file(s)).ids))
+            for s in FASTA
+            if item_file(s) in ctx.tables
+        }
+        weapons = tuple(found[s] for s in WEAPON_SKILLS if s in found)
+        return weapons, tuple(found[s] for s in FASTA if s in found and s != armour)
+
+    return ctx.memo("npc_filer", build)
+
+
+def _weapons(ctx: Context) -> list[tuple[str, Table, dict]]:
+    """Every weapon (an item tagged `vapen`) that fits this NPC, with its färdighet and
+    table: worked out once per batch for each set of fitting item pools."""
+    files = _files(ctx)[0]
+    pools = tuple(ctx.pool(table) for _, table, _ in files)
 
     def build() -> tuple:  # the pools kept with the list, so their ids stay theirs
-        skills = [s for s in WEAPON_SKILLS if item_file(s) in ctx.tables]
         weapons = [
-            (s, e)
-            for s, pool in zip(skills, pools, strict=True)
+            (skill, table, e)
+            for (skill, table, _), pool in zip(files, pools, strict=True)
             for e in pool.entries
             if is_weapon(e)
         ]
         return pools, weapons
 
     return ctx.memo(("npc_vapen", *map(id, pools)), build)[1]
-
-
-def _skills(ctx: Context) -> tuple[str, ...]:
-    """The färdigheter an NPC's other items are for: those with an utrustning file,
-    armour aside (an NPC's Slås ut på is its tier)."""
-    armour = ctx.setting("regler", "rustning_fardighet")
-    return ctx.memo(
-        "npc_fardigheter_med_foremal",
-        lambda: tuple(f for f in FASTA if f != armour and has_items(ctx, f)),
-    )
 
 
 def _item(ctx: Context, skill: str, item: dict, namn: str) -> dict:
@@ -164,36 +173,36 @@ def _item(ctx: Context, skill: str, item: dict, namn: str) -> dict:
 def utrustning(char: dict, ctx: Context) -> None:
     """A human's items, as many as its template gives (+1 each): a weapon first ("alla
     rollpersoner har ett vapen", a spelledarperson too), evenly among those that fit,
-    then items of färdigheter drawn evenly, no item twice. No armour: an NPC's Slås ut
-    på is its tier. Each item is worked out once per batch, and its members carry it."""
+    then items of färdigheter drawn evenly (armour aside: an NPC's Slås ut på is its
+    tier), no item twice. Each item is worked out once per batch, and its members
+    carry it."""
     fixed = plan(ctx, char["template"])
     if not fixed.human:
         return
     count = fixed.items
     rand = ctx.rng.random
-    drawn: list[tuple[str, dict]] = []
+    gear: list[dict] = []
     taken: set[str] = set()
+
+    def take(skill: str, table: Table, item: dict) -> None:
+        ctx.note(item, table)  # noted, so that what excludes it is never beside it
+        taken.add(item["id"])
+        gear.append(_item(ctx, skill, item, ctx.text(item["name"])))
+
     if count > 0:
         weapons = _weapons(ctx)
         if weapons:
-            skill, item = weapons[int(rand() * len(weapons))]
-            drawn.append((skill, item))
-            taken.add(item["id"])
-    skills = _skills(ctx)
+            take(*weapons[int(rand() * len(weapons))])
+    files = _files(ctx)[1]
     for _ in range(count * 4):  # a few tries past files with nothing for this corporation
-        if len(drawn) >= count or not skills:
+        if len(gear) >= count or not files:
             break
-        skill = skills[int(rand() * len(skills))]
-        items = [e for e in ctx.pool(item_file(skill)).entries if e["id"] not in taken]
-        if not items:
-            continue
-        item = items[int(rand() * len(items))]
-        drawn.append((skill, item))
-        taken.add(item["id"])
-    gear = []
-    for skill, item in drawn:
-        ctx.note(item, item_file(skill))  # noted, so that what excludes it is never beside it
-        gear.append(_item(ctx, skill, item, ctx.text(item["name"])))
+        skill, table, ids = files[int(rand() * len(files))]
+        items = ctx.pool(table).entries
+        if not taken.isdisjoint(ids):
+            items = [e for e in items if e["id"] not in taken]
+        if items:
+            take(skill, table, items[int(rand() * len(items))])
     char["utrustning"] = gear
 
 
