@@ -207,10 +207,10 @@ def utrustning(char: dict, ctx: Context) -> None:
 
 
 def namn(char: dict, ctx: Context) -> None:
-    """The name: a human's in the style of its corporation and its gender; a creature's
-    is its kind and an epithet that fits it ("Nekromutant med ett enda öga"), so that
-    two of a kind in one roster are told apart."""
-    if plan(ctx, char["template"]).human:
+    """The name: a human's (one with a megakorporation) in the style of its corporation
+    and its gender; a creature's is its kind and an epithet that fits it ("Nekromutant
+    med ett enda öga"), so that two of a kind in one roster are told apart."""
+    if "megakorporation" in char:
         corporation = ctx.table("megakorporationer").get(char["megakorporation"])
         char["name"], char["kon"] = person_name(ctx, corporation)
     elif "epitet" in ctx.tables and ctx.table("epitet").entries:
