@@ -3,8 +3,11 @@
 The grundegenskaper and the document's färdigheter under them ("spelarresurser:
 färdigheter"), the effect keys a table row may carry, and the few formulas more
 than one module needs: a value kept within its range, the band a value falls in,
-the T10 that reads its ten as 0, and how a färdighet is named (every Kunskap
-inriktning is a färdighet of its own, `kunskap_<inriktning>`).
+the T10 that reads its ten as 0, which utrustning file an item of a färdighet is
+in, the arketyp's Konsten mode. And the game's names for its terms, which the sheet
+and the prompts of the steps both show: a färdighet (every Kunskap inriktning is a
+färdighet of its own, `kunskap_<inriktning>`, "Kunskap (sprängämnen)"), a bonus
+("+2", "±0") and an item with its bonus.
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ def _gives(effects: dict, points: dict | None, tables: Tables) -> str:
 
 
 def _event_text(event: dict, tables: Tables) -> str:
+    """An event as its text and, in brackets, what it gave ("... (Lönndom +2)")."""
     gives = _gives(event.get("effekter", {}), event.get("kunskap"), tables)
     return f"{event['handelse']} ({gives})" if gives else event["handelse"]
 
@@ -393,8 +394,12 @@ def _pc_only(key: str):
 
 
 def _with_effects(event: dict, tables: Tables) -> str:
-    """An event as its text and, in brackets, what it gave ("... (Lönndom +2)")."""
-    return _event_text(event, tables)
+    """An event in a step's roster: its text and, in brackets, its effects
+    ("... (Lönndom +2)")."""
+    effects = event.get("effekter")
+    return (
+        f"{event['handelse']} ({_gives(effects, None, tables)})" if effects else event["handelse"]
+    )
 
 
 def _gear_short(c: dict) -> str:
