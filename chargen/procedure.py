@@ -350,15 +350,23 @@ class Context:
 
         It must depend only on the tables, the options and the key, never on a member,
         so that a member made alone gets what the batch gave it (tests/test_batch.py).
-        A dict or list it gives is shared by every member that takes it into its
-        character, and encoded once (chargen.encode.Lines): never change it."""
+        A dict or list it gives, and each dict or list value of a dict it gives (a
+        template's plan: its gear, its skill names), is shared by every member that
+        takes it into its character, and encoded once (chargen.encode.Lines): never
+        change it."""
         cache = self.cache
         try:
             return cache[key]
         except KeyError:
             found = cache[key] = build()
-            if type(found) is dict or type(found) is list:
-                self.constants[id(found)] = [found, None]
+            kind = type(found)
+            if kind is dict or kind is list:
+                constants = self.constants
+                constants[id(found)] = [found, None]
+                if kind is dict:
+                    for value in found.values():
+                        if type(value) is dict or type(value) is list:
+                            constants[id(value)] = [value, None]
             return found
 
     # -- tables ------------------------------------------------------------
