@@ -327,7 +327,7 @@ def load_tables(system, tables_dirs):
 
 def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
     """Normalise choice values and check them against the tables before any output."""
-    from chargen.procedure import match_choice
+    from chargen.tables import match_choice
 
     values = {}
     for option in system.options(kind):
