@@ -23,7 +23,7 @@ from chargen.conditions import (
 )
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError
-from chargen.seeds import Stream, step_state
+from chargen.seeds import _GOLDEN, _MASK64, _VARIANT, BODY_MASK, Stream, step_state
 from chargen.seeds import salt as _salt
 from chargen.steering import Pin, Steering
 from chargen.tables import MAX_ROLL_ROWS, Pool, Table, Tables, match_choice
@@ -50,6 +50,7 @@ def _shown(value: Any) -> str:
 
 
 _CONDITION_KEYS = ("when", "unless", "requires", "excludes")
+_NOTHING = object()  # a memo not worked out yet
 _POOL_MEMO = 20_000  # memoised pools per batch, at most
 
 
@@ -103,7 +104,9 @@ class Context:
         # each step's stream is salted by the kind of character and the step's id
         self._salts = _Salts(kind)
         self.rng = Stream()
-        self.seed, self.index, self.step = batch_seed, 0, ""
+        self._gender_stream = Stream()
+        self.index, self.step = 0, ""
+        self.reseed(batch_seed)
         self.historik: list[dict] = []
         self.facts: dict[str, Any] = {}
         self.drawn: set[str] = set()
@@ -121,23 +124,34 @@ class Context:
 
     def start(self, seed: int, index: int) -> None:
         """Ready the context for the character of this seed (and place in the batch)."""
-        self.seed, self.index = seed, index
-        self.rng.state = step_state(seed, 0)
+        self.index = index
+        self.reseed(seed)
         self.historik = []
         self.facts = {}
         self.drawn = set()
         self.banned = set()
         self.drawn_rows = []
 
-    def begin(self, step: Any) -> None:
-        """Ready the context for a step: its id in the historik, its stream in `rng`."""
-        self.step = step.id
-        self.rng.state = step_state(
-            self.seed, self._salts[step.id], self.variants.get(step.id, 0), step.naming
-        )
+    def reseed(self, seed: int) -> None:
+        """The character's seed, and what every step's stream starts from (see begin)."""
+        self.seed = seed
+        self._bases = ((seed & BODY_MASK) * _GOLDEN, seed * _GOLDEN)
 
-    def memo(self, key: Any, build: Callable[[], Any]) -> Any:
-        """What `build()` gives, worked out once per batch under `key`.
+    def begin(self, step: Any) -> None:
+        """Ready the context for a step: its id in the historik, its stream in `rng`,
+        `seeds.step_state(seed, salt of the step, variant, step.naming)` (inline: this
+        runs once a step of every member of a batch)."""
+        self.step = sid = step.id
+        z = self._bases[step.naming] + self._salts[sid]
+        if self.variants:
+            z += self.variants.get(sid, 0) * _VARIANT
+        z &= _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        self.rng.state = z ^ (z >> 31)
+
+    def memo(self, key: Any, build: Callable[..., Any], *args: Any) -> Any:
+        """What `build(*args)` gives, worked out once per batch under `key`.
 
         It must depend only on the tables, the options and the key, never on a member,
         so that a member made alone gets what the batch gave it (tests/test_batch.py).
@@ -145,20 +159,19 @@ class Context:
         template's plan: its gear, its skill names), is shared by every member that
         takes it into its character, and encoded once (chargen.encode.Lines): never
         change it."""
-        cache = self.cache
-        try:
-            return cache[key]
-        except KeyError:
-            found = cache[key] = build()
-            kind = type(found)
-            if kind is dict or kind is list:
-                constants = self.constants
-                constants[id(found)] = [found, None]
-                if kind is dict:
-                    for value in found.values():
-                        if type(value) is dict or type(value) is list:
-                            constants[id(value)] = [value, None]
+        found = self.cache.get(key, _NOTHING)
+        if found is not _NOTHING:
             return found
+        found = self.cache[key] = build(*args)
+        kind = type(found)
+        if kind is dict or kind is list:
+            constants = self.constants
+            constants[id(found)] = [found, None]
+            if kind is dict:
+                for value in found.values():
+                    if type(value) is dict or type(value) is list:
+                        constants[id(value)] = [value, None]
+        return found
 
     # -- tables ------------------------------------------------------------
     def table(self, name: str) -> Table:
@@ -197,8 +210,9 @@ class Context:
             if len(open_) == 1:
                 gender = open_[0]
             else:  # both open (or neither: the draw that cannot be made reports it)
-                draw = Stream(step_state(self.seed, self._salts["gender"])).random()
-                gender = "female" if draw < 0.5 else "male"
+                stream = self._gender_stream
+                stream.state = step_state(self.seed, self._salts["gender"])
+                gender = "female" if stream.random() < 0.5 else "male"
             self.facts["gender"] = gender
         return gender
 
@@ -304,16 +318,17 @@ class Context:
 
     def _memo_pool(self, tab: Table) -> tuple[Any, Pool]:
         compiled = tab.compiled
-        if not compiled.conditioned and not self.banned and not self._pin_bans():
-            return None, tab._pool
+        banned = self.banned and self.banned & compiled.answers  # what bans one of its rows
+        if not compiled.conditioned and not banned and not self._pin_bans():
+            return None, tab._pool  # every row fits: the table's own pool
         if "gender" in compiled.facts and "gender" not in self.facts:
             self.gender()
         facts = self.facts
         key: tuple = (tab.name, *[facts.get(f, MISSING) for f in compiled.facts])
         if not compiled.plain:
             key += (frozenset(self.drawn & compiled.watch),)
-        if self.banned:
-            key += (frozenset(self.banned & compiled.answers),)
+        if banned:
+            key += (frozenset(banned),)
         pool = self._pools.get(key)
         if pool is None:
             pool = Pool(self._fitting(tab))
@@ -330,21 +345,27 @@ class Context:
     def note(self, entry: dict, table: str | Table | None = None) -> None:
         """Record an entry drawn for this character: its id and tags count for
         `requires`/`excludes`, and the sweep tests check its conditions."""
-        tab = self.tables[table] if isinstance(table, str) and table else table
-        index = tab.compiled.index.get(id(entry)) if isinstance(tab, Table) else None
+        tab = self.tables[table] if type(table) is str and table else table
+        if isinstance(tab, Table):
+            compiled = tab.compiled
+            index = compiled.index.get(id(entry))
+            name = tab.name
+        else:
+            index, name = None, ""
         if index is not None:
-            rule, names = tab.compiled.rules[index], tab.compiled.names[index]
+            rule, names = compiled.rules[index], compiled.names[index]
         else:
             rule, names = self._rule(entry), entry_names(entry)
-        self.drawn.update(names)
+        if names:
+            self.drawn.update(names)
         if rule is not None and rule.excludes:
             self.banned.update(rule.excludes)
-        self.drawn_rows.append((tab.name if isinstance(tab, Table) else "", entry))
+        self.drawn_rows.append((name, entry))
 
     def pick(self, table: str, among: list[dict] | None = None) -> dict:
         """One weighted random row that fits (noted)."""
         tab = self.tables[table]
-        pool = self.pool(tab, among)
+        pool = self._memo_pool(tab)[1] if among is None else Pool(self._fitting(tab, among))
         if not pool:
             raise self._none_fit(tab)
         entry = pool.pick(self.rng)
@@ -357,25 +378,41 @@ class Context:
         """`count` different rows that fit, by weight; each is checked beside the ones
         drawn before it (noted)."""
         tab = self.tables[table]
+        if among is None and not exclude:
+            return self._draw(tab, count, None)
         return self._draw(tab, count, list(tab.entries if among is None else among), exclude)
 
-    def _draw(self, tab: Table, count: int, pool: list[dict], exclude: tuple = ()) -> list[dict]:
+    def _draw(
+        self, tab: Table, count: int, pool: list[dict] | None, exclude: tuple = ()
+    ) -> list[dict]:
+        """`count` rows of `pool` (None: the whole table, whose rows that fit are
+        memoised as `pool(tab)` gives them) that fit, each beside the ones before it."""
         if exclude:
             pool = [e for e in pool if e.get("id") not in exclude and e not in exclude]
         drawn: list[dict] = []
         # Without requires/excludes in the table, one draw cannot change what fits:
         # filter once and take each drawn row out; otherwise filter before each pick.
         steady = tab.compiled.plain
-        fitting = self._fitting(tab, pool)
+        chooser = self._memo_pool(tab)[1] if pool is None else None
+        fitting = list(chooser.entries) if chooser is not None else self._fitting(tab, pool)
         for _ in range(count):
             if drawn and not steady:
-                fitting = self._fitting(tab, [e for e in pool if not any(e is d for d in drawn)])
+                if pool is None:
+                    chooser = self._memo_pool(tab)[1]
+                    fitting = [e for e in chooser.entries if not any(e is d for d in drawn)]
+                else:
+                    fitting = self._fitting(
+                        tab, [e for e in pool if not any(e is d for d in drawn)]
+                    )
             if not fitting:
                 raise ChargenError(
                     f"table {tab.name} ({tab.path}) has {len(drawn)} entries that fit "
                     f"this character to draw from, not the {count} asked for"
                 )
-            entry = Pool(fitting).pick(self.rng)
+            if drawn or chooser is None:
+                entry = Pool(fitting).pick(self.rng)
+            else:  # the first row: the memoised pool is the rows that fit, weights summed
+                entry = chooser.pick(self.rng)
             self.note(entry, tab)
             drawn.append(entry)
             if steady:
@@ -554,7 +591,7 @@ class Context:
         """
         tab = self.tables[table]
         fact = fact or self._fact_for(option, table)
-        wanted = self.options.get(option.replace("-", "_"))
+        wanted = self.options.get(option) if "-" not in option else self.option(option)
         if isinstance(wanted, list | tuple):
             wanted = wanted[0] if wanted else None
         if wanted is not None:

@@ -319,7 +319,7 @@ class UniqueNames:
         space = char.get("template")
         if space not in self.spent:
             for attempt in range(1, RENAME_TRIES + 1):
-                ctx.seed = renamed(seed, attempt)
+                ctx.reseed(renamed(seed, attempt))
                 self._restore(char, ctx, before)
                 char["seed"] = ctx.seed
                 ctx.begin(naming)
@@ -328,7 +328,7 @@ class UniqueNames:
                     return
             self.spent.add(space)
             self._spent_warning(space)
-            ctx.seed = seed
+            ctx.reseed(seed)
             self._restore(char, ctx, before)
             char["seed"] = seed
             ctx.begin(naming)
