@@ -297,42 +297,52 @@ class UniqueNames:
             char = make_character(ctx, self.steps)
             return self._settle(char, seed, index)
         char = new_character(ctx)
-        steps = self.steps
-        for step in steps[: self.at]:
-            ctx.begin(step)
-            step.run(char, ctx)
-        naming = steps[self.at]
+        self._before_naming(char, ctx)
+        naming = self.steps[self.at]
         ctx.begin(naming)
-        before = self._state(char, ctx)
         naming.run(char, ctx)
         if char["name"] in self.seen:
-            self._rename(char, ctx, seed, naming, before)
-        for step in steps[self.at + 1 :]:
+            self._rename(char, ctx, seed, index, naming)
+        for step in self.steps[self.at + 1 :]:
             ctx.begin(step)
             step.run(char, ctx)
         self._remember(char["name"])
         return char
 
-    def _rename(self, char: Character, ctx: Context, seed: int, naming: Step, before) -> None:
+    def _before_naming(self, char: Character, ctx: Context) -> None:
+        for step in self.steps[: self.at]:
+            ctx.begin(step)
+            step.run(char, ctx)
+
+    def _rename(self, char: Character, ctx: Context, seed: int, index: int, naming: Step) -> None:
         """Draw the naming step under new seeds until its name is free (recorded as the
-        member's seed), else keep the first name with a number."""
+        member's seed), else keep the first name with a number. The state before the
+        naming step is made again for the tries (the steps before it give the same under
+        every name seed), so a member whose name is free costs no copy of it."""
         space = char.get("template")
-        if space not in self.spent:
-            for attempt in range(1, RENAME_TRIES + 1):
-                ctx.reseed(renamed(seed, attempt))
-                self._restore(char, ctx, before)
-                char["seed"] = ctx.seed
-                ctx.begin(naming)
-                naming.run(char, ctx)
-                if char["name"] not in self.seen:
-                    return
-            self.spent.add(space)
-            self._spent_warning(space)
-            ctx.reseed(seed)
+        if space in self.spent:
+            char["name"] = self._numbered(char["name"])
+            return
+        ctx.start(seed, index)
+        char.clear()
+        char.update(new_character(ctx))
+        self._before_naming(char, ctx)
+        before = self._state(char, ctx)
+        for attempt in range(1, RENAME_TRIES + 1):
+            ctx.reseed(renamed(seed, attempt))
             self._restore(char, ctx, before)
-            char["seed"] = seed
+            char["seed"] = ctx.seed
             ctx.begin(naming)
             naming.run(char, ctx)
+            if char["name"] not in self.seen:
+                return
+        self.spent.add(space)
+        self._spent_warning(space)
+        ctx.reseed(seed)
+        self._restore(char, ctx, before)
+        char["seed"] = seed
+        ctx.begin(naming)
+        naming.run(char, ctx)
         char["name"] = self._numbered(char["name"])
 
     @staticmethod
