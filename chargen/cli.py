@@ -396,6 +396,7 @@ def run_generate(
         locale,
         prompter,
         step.id if step is not None else None,
+        warn=lambda text: click.echo(f"chargen: {system.id}: {text}", err=True),
     )
     items = out.progress(items, count)
     if export is not None:

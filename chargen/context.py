@@ -106,6 +106,7 @@ class Context:
         self.rng = Stream()
         self._gender_stream = Stream()
         self.index, self.step = 0, ""
+        self.name_space: Any = None
         self.reseed(batch_seed)
         self.historik: list[dict] = []
         self.facts: dict[str, Any] = {}
@@ -125,6 +126,7 @@ class Context:
     def start(self, seed: int, index: int) -> None:
         """Ready the context for the character of this seed (and place in the batch)."""
         self.index = index
+        self.name_space = None  # a naming step may name its space (see UniqueNames)
         self.reseed(seed)
         self.historik = []
         self.facts = {}

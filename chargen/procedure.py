@@ -273,11 +273,14 @@ class UniqueNames:
     its steps but the naming one draw from the seed's body bits, so only the name and
     what follows from it change, and the new seed is recorded. An NPC is redone from
     its naming step alone (from the state before it: steps before it cannot depend on
-    the name), the steps after it once the name is free; a PC whole. When RENAME_TRIES seeds all give taken names, the name space is
-    spent (an NPC template's epithets): the member keeps its first name with the first
-    free number ("Ulv 2"), as do the later members of that template, once said through
-    `warn`. The batch remembers `System.unique_names` names, then starts afresh, so a
-    million stay in flat memory.
+    the name), the steps after it once the name is free; a PC whole.
+
+    When RENAME_TRIES seeds all give taken names, the name space is spent: the member
+    keeps its first name with the first free number ("Ulv 2"), as do the later members
+    of that space, said once through `warn`. The naming step names its space
+    (`ctx.name_space`: a creature's template, say); people share one. The batch
+    remembers `System.unique_names` names, then starts afresh, so a million stay in
+    flat memory.
     """
 
     def __init__(self, ctx: Context, steps: list[Step], warn: Callable[[str], None] | None):
@@ -285,6 +288,7 @@ class UniqueNames:
         self.at = next(i for i, s in enumerate(steps) if s.naming)
         self.seen: set[str] = set()
         self.spent: set[Any] = set()
+        self.warned: set[Any] = set()  # said once a batch, though `spent` starts afresh
         self.numbers: dict[str, int] = {}
         self.limit = ctx.system.unique_names
         # an NPC is redone from its naming step; a PC (with its historik) whole
@@ -319,7 +323,7 @@ class UniqueNames:
         member's seed), else keep the first name with a number. The state before the
         naming step is made again for the tries (the steps before it give the same under
         every name seed), so a member whose name is free costs no copy of it."""
-        space = char.get("template")
+        space = ctx.name_space
         if space in self.spent:
             char["name"] = self._numbered(char["name"])
             return
@@ -361,7 +365,7 @@ class UniqueNames:
         """A PC: made again whole under new seeds while its name is taken."""
         ctx = self.ctx
         if char["name"] in self.seen:
-            space = char.get("template")
+            space = ctx.name_space
             found = None
             if space not in self.spent:
                 for attempt in range(1, RENAME_TRIES + 1):
@@ -397,11 +401,14 @@ class UniqueNames:
         return f"{name} {n}"
 
     def _spent_warning(self, space: Any) -> None:
+        if space in self.warned:
+            return
+        self.warned.add(space)
         if self.warn is not None:
-            what = f"template '{space}'" if space else "this batch"
+            what = f"the names of {space}" if space else "its names"
             self.warn(
-                f"the names of {what} ran out after {len(self.seen):,} in this batch: "
-                "the rest of them are numbered"
+                f"this batch ran out of {what} after {len(self.seen):,} characters: "
+                "the rest are numbered"
             )
 
 

@@ -50,6 +50,7 @@ def name(char: dict, ctx: Context) -> None:
     """A person's name, or for a creature its template and an epithet ("Wolf with one eye")."""
     entry = plan(ctx, char["template"])["entry"]
     if entry.get("creature"):
+        ctx.name_space = char["template"]  # a wolf's epithets run out apart from an ogre's
         char["name"] = f"{char['template_name']} {ctx.text(ctx.pick('epithets')['name'])}"
         char["gender"] = None
     else:
