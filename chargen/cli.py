@@ -12,7 +12,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import click
 
@@ -304,7 +303,9 @@ def _generate_command(system, kind: str, step) -> click.Command:
     return click.command(name, help=helptext)(command)
 
 
-def _overlay_paths(tables_dirs) -> list[Path]:
+def _overlay_paths(tables_dirs) -> list:
+    from pathlib import Path  # here, not at the top: `chargen --help` needs no paths
+
     paths = []
     for entry in tables_dirs:
         paths += (
@@ -672,6 +673,8 @@ def tables_check(directory, system_id) -> None:
     DIR/SYSTEM/*.toml (or a folder of one system's tables with --system), checked
     together with the built-in tables it is laid over.
     """
+    from pathlib import Path
+
     from chargen.tables import pack_problems
 
     overlays = [Path(directory)] if directory else []
