@@ -160,6 +160,8 @@ def _getter(col, labels, tables):
     a function's result as it is (lists joined)."""
     if callable(col.get):
         get = col.get
+        if col.tables:
+            return lambda ch: _plain(labels, get(ch, tables))
         return lambda ch: _plain(labels, get(ch))
     key = col.get or col.key
     return lambda ch: labels.value(key, ch.get(key), tables) if ch.get(key) is not None else ""

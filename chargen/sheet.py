@@ -49,13 +49,16 @@ class Column:
     When the roster must fit, the lowest `priority` columns go first; a `wrap` column
     may wrap its text instead. `legend` names the label keys whose short forms the
     cells use ("Sni 10, Kar 4"): a roster that shows the column spells them out under
-    itself, beside its short headers."""
+    itself, beside its short headers. With `tables`, a function `get` is called with the
+    pack as well, ``get(char, tables)``, for a cell in the pack's own words (a skill's
+    label from the labels file)."""
 
     key: str
-    get: str | Callable[[dict], Any] | None = None
+    get: str | Callable[..., Any] | None = None
     priority: int = 5
     wrap: bool = False
     legend: tuple[str, ...] = ()
+    tables: bool = False
 
 
 PRINT_TABLE = "print"
