@@ -103,7 +103,17 @@ def entry_names(entry: dict) -> frozenset[str]:
 class Compiled:
     """What a table's entries say about conditions, computed once when it loads."""
 
-    __slots__ = ("rules", "conditioned", "facts", "plain", "names", "index", "watch", "answers")
+    __slots__ = (
+        "rules",
+        "conditioned",
+        "facts",
+        "missing",
+        "plain",
+        "names",
+        "index",
+        "watch",
+        "answers",
+    )
 
     def __init__(self, entries: tuple[dict, ...]) -> None:
         rules = []
@@ -115,6 +125,7 @@ class Compiled:
         self.rules: tuple[Rule | None, ...] = tuple(rules)
         self.conditioned = any(r is not None for r in rules)
         self.facts = tuple(dict.fromkeys(f for r in rules if r is not None for f in r.facts))
+        self.missing = (MISSING,) * len(self.facts)  # the default of each fact, for map()
         # plain: no requires/excludes, so which rows fit depends on the facts alone
         self.plain = not any(r is not None and (r.requires or r.excludes) for r in rules)
         self.names: tuple[frozenset[str], ...] = tuple(entry_names(e) for e in entries)

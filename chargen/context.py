@@ -326,7 +326,7 @@ class Context:
         if "gender" in compiled.facts and "gender" not in self.facts:
             self.gender()
         facts = self.facts
-        key: tuple = (tab.name, *[facts.get(f, MISSING) for f in compiled.facts])
+        key: tuple = (tab.name, *map(facts.get, compiled.facts, compiled.missing))
         if not compiled.plain:
             key += (frozenset(self.drawn & compiled.watch),)
         if banned:
@@ -368,7 +368,7 @@ class Context:
         """One weighted random row that fits (noted)."""
         tab = self.tables[table]
         pool = self._memo_pool(tab)[1] if among is None else Pool(self._fitting(tab, among))
-        if not pool:
+        if not pool.entries:
             raise self._none_fit(tab)
         entry = pool.pick(self.rng)
         self.note(entry, tab)
@@ -425,15 +425,16 @@ class Context:
     def text(self, value: Any, **extra: Any) -> Any:
         """Text for the reader: {male, female} by the character's gender, placeholders
         ({han/hon}, {han}, declared words from `extra`) filled."""
-        if isinstance(value, str):
+        kind = type(value)
+        if kind is str:
             if "{" not in value and "}" not in value:
                 return value
             key: Any = value
-        elif is_gendered(value):
+        elif kind is dict and len(value) == 2 and is_gendered(value):
             key = (value["male"], value["female"])
         else:
             return value
-        gender = self.gender()
+        gender = self.facts.get("gender") or self.gender()
         if extra:
             return resolve_text(value, gender, self._pronouns, extra)
         texts = self._texts[gender == "female"]
