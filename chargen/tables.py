@@ -489,9 +489,11 @@ def _code_stamp() -> str:
     (an upgrade, or an edit in a development checkout) makes every cached table stale."""
     here = Path(__file__).resolve().parent
     parts = []
-    for source in sorted([*here.glob("*.py"), *here.glob("systems/*.py")]):
+    for source in sorted(
+        [*here.glob("*.py"), *here.glob("systems/*.py"), *here.glob("systems/*/*.py")]
+    ):
         info = source.stat()
-        parts.append(f"{source.name}:{info.st_size}:{info.st_mtime_ns}")
+        parts.append(f"{source.relative_to(here)}:{info.st_size}:{info.st_mtime_ns}")
     return ";".join(parts)
 
 
