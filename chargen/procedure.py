@@ -132,6 +132,9 @@ class System:
     tables_root: Path | None = None
     # Names a batch remembers to keep them unique (then it starts afresh: flat memory).
     unique_names: int = 50_000
+    # New name seeds a member whose name is taken tries before its name space is spent
+    # (None: RENAME_TRIES); a game whose names or epithets crowd in a big batch may need more.
+    rename_tries: int | None = None
 
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
@@ -275,9 +278,10 @@ class UniqueNames:
     its naming step alone (from the state before it: steps before it cannot depend on
     the name), the steps after it once the name is free; a PC whole.
 
-    When RENAME_TRIES seeds all give taken names, the name space is spent: the member
-    keeps its first name with the first free number ("Ulv 2"), as do the later members
-    of that space, said once through `warn`. The naming step names its space
+    When RENAME_TRIES seeds (the system's `rename_tries`, if it says) all give taken
+    names, the name space is spent: the member keeps its first name with the first free
+    number ("Ulv 2"), as do the later members of that space, said once through `warn`.
+    The naming step names its space
     (`ctx.name_space`: a creature's template, say); people share one. The batch
     remembers `System.unique_names` names, then starts afresh, so a million stay in
     flat memory.
@@ -291,6 +295,7 @@ class UniqueNames:
         self.warned: set[Any] = set()  # said once a batch, though `spent` starts afresh
         self.numbers: dict[str, int] = {}
         self.limit = ctx.system.unique_names
+        self.tries = ctx.system.rename_tries or RENAME_TRIES
         # an NPC is redone from its naming step; a PC (with its historik) whole
         self.partial = ctx.kind == "npc"
 
@@ -332,7 +337,7 @@ class UniqueNames:
         char.update(new_character(ctx))
         self._before_naming(char, ctx)
         before = self._state(char, ctx)
-        for attempt in range(1, RENAME_TRIES + 1):
+        for attempt in range(1, self.tries + 1):
             ctx.reseed(renamed(seed, attempt))
             self._restore(char, ctx, before)
             char["seed"] = ctx.seed
@@ -368,7 +373,7 @@ class UniqueNames:
             space = ctx.name_space
             found = None
             if space not in self.spent:
-                for attempt in range(1, RENAME_TRIES + 1):
+                for attempt in range(1, self.tries + 1):
                     ctx.start(renamed(seed, attempt), index)
                     again = make_character(ctx, self.steps)
                     if again["name"] not in self.seen:
