@@ -109,6 +109,7 @@ def _plan(ctx: Context, template_id: str) -> dict:
         "blocks": r.s["mellekszereplo_valtozatok"] if spread else 1,
         "person": template.get("szemelynev", True),
         "kind": template["name"].lower(),  # the creature a beast's epithets go before
+        "salt": salt(f"savage:mellekszereplo:{template_id}"),  # its stat blocks' streams
     }
 
 
@@ -150,7 +151,7 @@ def _block(ctx: Context, fixed: dict, number: int) -> dict:
     template_id = fixed["template"]["id"]
     rungs = list(fixed["base"])
     if number and fixed["spread"]:
-        rng = Stream(step_state(number, salt(f"savage:mellekszereplo:{template_id}")))
+        rng = Stream(step_state(number, fixed["salt"]))
         chance = r.s["mellekszereplo_valtozas_esely"] / 100.0
         half = chance / 2.0
         for i, base in enumerate(fixed["base"]):
@@ -185,33 +186,33 @@ def role(ctx: Context, template_id: str) -> dict:
     """What the role gives (once per batch and template): a Mellékszereplő no Vadkocka,
     no Sorspont and no Seb to bear (Szívós or Nagyon szívós by --tough or its
     template); a --wild-card Főszereplő its Vadkocka, three Sebek and Sorspont."""
+    return ctx.memo(("szerep", template_id), lambda: _role(ctx, template_id))
 
-    def build() -> dict:
-        r = rules(ctx)
-        s = r.s
-        if ctx.option("wild_card"):
-            return {
-                "foszereplo": True,
-                "vadkocka": s["vadkocka"],
-                "sorspont": s["sorspont_vad_npc"] + plan(ctx, template_id)["fx"]["sorspont"],
-                "sebek_max": s["sebek_foszereplo"],
-                "szivos": None,
-            }
-        grade = ctx.option("tough") or plan(ctx, template_id)["template"].get("szivos")
-        wounds = (
-            ctx.table("szivos_fokozatok").get(grade)["sebek_max"]
-            if grade
-            else s["sebek_mellekszereplo"]
-        )
+
+def _role(ctx: Context, template_id: str) -> dict:
+    s = rules(ctx).s
+    fixed = plan(ctx, template_id)
+    if ctx.option("wild_card"):
         return {
-            "foszereplo": False,
-            "vadkocka": None,
-            "sorspont": 0,
-            "sebek_max": wounds,
-            "szivos": grade,
+            "foszereplo": True,
+            "vadkocka": s["vadkocka"],
+            "sorspont": s["sorspont_vad_npc"] + fixed["fx"]["sorspont"],
+            "sebek_max": s["sebek_foszereplo"],
+            "szivos": None,
         }
-
-    return ctx.memo(("szerep", template_id), build)
+    grade = ctx.option("tough") or fixed["template"].get("szivos")
+    wounds = (
+        ctx.table("szivos_fokozatok").get(grade)["sebek_max"]
+        if grade
+        else s["sebek_mellekszereplo"]
+    )
+    return {
+        "foszereplo": False,
+        "vadkocka": None,
+        "sorspont": 0,
+        "sebek_max": wounds,
+        "szivos": grade,
+    }
 
 
 # -- the NPC's steps --------------------------------------------------------------------

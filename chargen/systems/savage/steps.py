@@ -778,17 +778,31 @@ def szarmaztatott(char: dict, ctx: Context) -> None:
     char["szivos"] = None
 
 
+def _namer(ctx: Context) -> tuple:
+    """What a batch's person names are drawn from (once per batch): Faker's lists for
+    the locale, whether the family name comes first (Hungarian) and the chance of a
+    second given name."""
+
+    def build() -> tuple:
+        locale = ctx.locale or ctx.system.locale
+        family_first = locale.startswith("hu")
+        chance = rules(ctx).s["masodik_utonev_esely"] / 100 if family_first else 0.0
+        return names.picker(locale), family_first, chance
+
+    return ctx.memo("nevek", build)
+
+
 def person_name(ctx: Context) -> tuple[str, str]:
     """(name, gender): a family and a given name from Faker's lists for the locale,
     family name first for Hungarian, and for `masodik_utonev_esely` % of them a second
     given name, as many Hungarians carry ("Juhász Ferenc Tamás")."""
     gender = ctx.gender()
-    locale = ctx.locale or ctx.system.locale
-    family_first = locale.startswith("hu")
-    name, _ = ctx.person_name(gender=gender, family_first=family_first)
-    if family_first and ctx.rng.random() * 100 < rules(ctx).s["masodik_utonev_esely"]:
+    picker, family_first, chance = _namer(ctx)
+    rng = ctx.rng
+    name, _ = picker.pick(rng, gender, family_first)
+    if chance and rng.random() < chance:
         family, given = name.split(" ", 1)
-        more = names.picker(locale).given[gender].pick(ctx.rng)
+        more = picker.given[gender].pick(rng)
         if more != given and more != family:
             name = f"{name} {more}"
     return name, gender
