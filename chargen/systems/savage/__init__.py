@@ -145,9 +145,9 @@ SPECS = {
             "felszereles": "list[id:felszereles]",
             "elonyok": "list[id:elonyok]",
             "hatranyok": "list[id:hatranyok]",
-            "meret": "int",
-            "pancel": "int",
-            "mozgas": "int",
+            "meret": "int[-4..20]",  # SWADE's Sizes, small to huge
+            "pancel": "int[0..100]",
+            "mozgas": "int[0..100]",
             "futaskocka": "str",
             "szoras": "int",
             "szivos": "id:szivos_fokozatok",

@@ -13,6 +13,7 @@ from typing import Any
 
 from chargen.conditions import entry_names
 from chargen.errors import Problem, TableError
+from chargen.procedure import Context
 from chargen.tables import Table, Tables
 from chargen.tomlfile import key_line
 
@@ -136,7 +137,7 @@ class Rules:
         return out
 
 
-def rules(ctx: Any) -> Rules:
+def rules(ctx: Context) -> Rules:
     """The pack's numbers, once per batch."""
     return ctx.memo("rules", lambda: Rules(ctx.tables))
 
@@ -226,7 +227,7 @@ def item_row(entry: dict) -> dict:
     return out
 
 
-def items(ctx: Any) -> dict[str, dict]:
+def items(ctx: Context) -> dict[str, dict]:
     """Every item of the pack as a character carries it, once per batch (shared rows)."""
     return ctx.memo(
         "felszereles_sorok",
