@@ -5,7 +5,9 @@ Each step is a function ``(character, ctx) -> None`` drawing from its own stream
 system's declaration (chargen/systems/savage/__init__.py). The questions of
 `--interactive` are asked where each choice is made, through the engine's
 `ctx.choose`, `ctx.choose_many`, `ctx.ask_number`, `ctx.ask_yes_no` and
-`ctx.ask_list`; an empty answer takes what the dice draw without prompts.
+`ctx.ask_list`; an empty answer takes what the dice draw without prompts. Two are
+asked here on the prompter itself, each further Előny and the powers: their draw
+weighs the concept's favourites, which the engine's choice does not.
 """
 
 from __future__ import annotations
