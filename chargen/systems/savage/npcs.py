@@ -61,8 +61,8 @@ def check_options(ctx: Context) -> None:
 
 def plan(ctx: Context, template_id: str) -> dict:
     """A template's dice as rungs of the ladder (checked: a die off it names file and
-    line), the rungs a varied member keeps within, its kit and its constants."""
-    return ctx.memo(("sablon", template_id), lambda: _plan(ctx, template_id))
+    line), the rungs a varied member keeps within, and its constants."""
+    return ctx.memo(("sablon", template_id), _plan, ctx, template_id)
 
 
 def _plan(ctx: Context, template_id: str) -> dict:
@@ -76,21 +76,6 @@ def _plan(ctx: Context, template_id: str) -> dict:
     ]
     edges = [ctx.table("elonyok").get(i) for i in template.get("elonyok", ())]
     flaws = [ctx.table("hatranyok").get(i) for i in template.get("hatranyok", ())]
-    rows = items(ctx)
-    kit = {
-        "elonyok": ctx.memo(("sablon_elonyok", template_id), lambda: [edge_row(e) for e in edges]),
-        "hatranyok": ctx.memo(
-            ("sablon_hatranyok", template_id), lambda: [flaw_row(e) for e in flaws]
-        ),
-        "felszereles": ctx.memo(
-            ("sablon_felszereles", template_id),
-            lambda: [rows[i] for i in template.get("felszereles", ())],
-        ),
-    }
-    if template.get("kulonleges"):
-        kit["kulonleges"] = ctx.memo(
-            ("sablon_kulonleges", template_id), lambda: list(template["kulonleges"])
-        )
     run = template.get("futaskocka")
     spread = template.get("szoras", r.s["mellekszereplo_szoras"])
     return {
@@ -99,7 +84,6 @@ def _plan(ctx: Context, template_id: str) -> dict:
         "base": base,
         "tops": [max(b, r.attr_cap) for b in base],
         "floors": _floors(ctx, template, edges, flaws, base),
-        "kit": kit,
         "fx": sum_effects([*edges, *flaws, template]),
         "pace": template.get("mozgas", r.s["mozgas"]),
         "run": r.run_die if run is None else r.die_index(table, "futaskocka", run, index),
@@ -111,6 +95,26 @@ def _plan(ctx: Context, template_id: str) -> dict:
         "kind": template["name"].lower(),  # the creature a beast's epithets go before
         "salt": salt(f"savage:mellekszereplo:{template_id}"),  # its stat blocks' streams
     }
+
+
+def kit(ctx: Context, template_id: str) -> dict:
+    """The template's Előnyök, Hátrányok, gear and special abilities as the character
+    carries them (once per batch: every member of the template shares the lists)."""
+    return ctx.memo(("felszereles", template_id), _kit, ctx, template_id)
+
+
+def _kit(ctx: Context, template_id: str) -> dict:
+    template = ctx.table("mellekszereplok").get(template_id)
+    edges, flaws = ctx.table("elonyok"), ctx.table("hatranyok")
+    rows = items(ctx)
+    out = {
+        "elonyok": [edge_row(edges.get(i)) for i in template.get("elonyok", ())],
+        "hatranyok": [flaw_row(flaws.get(i)) for i in template.get("hatranyok", ())],
+        "felszereles": [rows[i] for i in template.get("felszereles", ())],
+    }
+    if template.get("kulonleges"):
+        out["kulonleges"] = list(template["kulonleges"])
+    return out
 
 
 def _floors(ctx: Context, template: dict, edges: list[dict], flaws: list[dict], base: list[int]):
@@ -142,13 +146,11 @@ def block(ctx: Context, fixed: dict, number: int) -> dict:
     Block 0 is the template itself (a squad's); each other moves each trait with
     `mellekszereplo_valtozas_esely` % chance by 1 to `szoras` steps, within the floors
     and the caps, drawn from a stream seeded by the template and the number alone."""
-    template_id = fixed["template"]["id"]
-    return ctx.memo(("blokk", template_id, number), lambda: _block(ctx, fixed, number))
+    return ctx.memo(("blokk", fixed["template"]["id"], number), _block, ctx, fixed, number)
 
 
 def _block(ctx: Context, fixed: dict, number: int) -> dict:
     r = rules(ctx)
-    template_id = fixed["template"]["id"]
     rungs = list(fixed["base"])
     if number and fixed["spread"]:
         rng = Stream(step_state(number, fixed["salt"]))
@@ -160,20 +162,14 @@ def _block(ctx: Context, fixed: dict, number: int) -> dict:
                 step = 1 + int(rng.random() * fixed["spread"])
                 new = base - step if roll < half else base + step
                 rungs[i] = min(max(new, fixed["floors"][i]), fixed["tops"][i])
-    attrs = ctx.memo(
-        ("blokk_tulajdonsagok", template_id, number),
-        lambda: {a: r.ladder[rungs[i]] for i, a in enumerate(ATTRS)},
-    )
-    skills = ctx.memo(
-        ("blokk_kepzettsegek", template_id, number),
-        lambda: {k: r.ladder[rungs[i + 5]] for i, k in enumerate(fixed["skills"])},
-    )
+    attrs = {a: r.ladder[rungs[i]] for i, a in enumerate(ATTRS)}
+    skills = {k: r.ladder[rungs[i + 5]] for i, k in enumerate(fixed["skills"])}
     values = derived(
         r,
         fixed["fx"],
         attrs,
         skills,
-        fixed["kit"]["felszereles"],
+        kit(ctx, fixed["template"]["id"])["felszereles"],
         fixed["pace"],
         fixed["run"],
         fixed["size"],
@@ -186,7 +182,7 @@ def role(ctx: Context, template_id: str) -> dict:
     """What the role gives (once per batch and template): a Mellékszereplő no Vadkocka,
     no Sorspont and no Seb to bear (Szívós or Nagyon szívós by --tough or its
     template); a --wild-card Főszereplő its Vadkocka, three Sebek and Sorspont."""
-    return ctx.memo(("szerep", template_id), lambda: _role(ctx, template_id))
+    return ctx.memo(("szerep", template_id), _role, ctx, template_id)
 
 
 def _role(ctx: Context, template_id: str) -> dict:
@@ -262,7 +258,7 @@ def tulajdonsagok(char: dict, ctx: Context) -> None:
 
 def felszereles(char: dict, ctx: Context) -> None:
     """The template's Előnyök, Hátrányok, gear and special abilities."""
-    char.update(plan(ctx, char["template"])["kit"])
+    char.update(kit(ctx, char["template"]))
 
 
 def szerep(char: dict, ctx: Context) -> None:

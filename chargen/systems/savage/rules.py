@@ -139,7 +139,7 @@ class Rules:
 
 def rules(ctx: Context) -> Rules:
     """The pack's numbers, once per batch."""
-    return ctx.memo("rules", lambda: Rules(ctx.tables))
+    return ctx.memo("rules", Rules, ctx.tables)
 
 
 def hatrany_totals(s: dict) -> set[int]:
@@ -229,10 +229,11 @@ def item_row(entry: dict) -> dict:
 
 def items(ctx: Context) -> dict[str, dict]:
     """Every item of the pack as a character carries it, once per batch (shared rows)."""
-    return ctx.memo(
-        "felszereles_sorok",
-        lambda: {e["id"]: item_row(e) for e in ctx.table("felszereles").entries},
-    )
+    return ctx.memo("felszereles_sorok", _item_rows, ctx.table("felszereles"))
+
+
+def _item_rows(table: Table) -> dict[str, dict]:
+    return {e["id"]: item_row(e) for e in table.entries}
 
 
 def derived(

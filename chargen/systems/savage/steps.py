@@ -784,14 +784,14 @@ def _namer(ctx: Context) -> tuple:
     """What a batch's person names are drawn from (once per batch): Faker's lists for
     the locale, whether the family name comes first (Hungarian) and the chance of a
     second given name."""
+    return ctx.memo("nevek", _name_lists, ctx)
 
-    def build() -> tuple:
-        locale = ctx.locale or ctx.system.locale
-        family_first = locale.startswith("hu")
-        chance = rules(ctx).s["masodik_utonev_esely"] / 100 if family_first else 0.0
-        return names.picker(locale), family_first, chance
 
-    return ctx.memo("nevek", build)
+def _name_lists(ctx: Context) -> tuple:
+    locale = ctx.locale or ctx.system.locale
+    family_first = locale.startswith("hu")
+    chance = rules(ctx).s["masodik_utonev_esely"] / 100 if family_first else 0.0
+    return names.picker(locale), family_first, chance
 
 
 def person_name(ctx: Context) -> tuple[str, str]:
