@@ -306,37 +306,31 @@ class UniqueNames:
             char = make_character(ctx, self.steps)
             return self._settle(char, seed, index)
         char = new_character(ctx)
-        self._before_naming(char, ctx)
-        naming = self.steps[self.at]
+        steps = self.steps
+        for step in steps[: self.at]:
+            ctx.begin(step)
+            step.run(char, ctx)
+        naming = steps[self.at]
+        # the state before the naming step, for a rename: a few small copies, which cost
+        # less than making the member's earlier steps again where names crowd
+        before = self._state(char, ctx)
         ctx.begin(naming)
         naming.run(char, ctx)
         if char["name"] in self.seen:
-            self._rename(char, ctx, seed, index, naming)
-        for step in self.steps[self.at + 1 :]:
+            self._rename(char, ctx, seed, naming, before)
+        for step in steps[self.at + 1 :]:
             ctx.begin(step)
             step.run(char, ctx)
         self._remember(char["name"])
         return char
 
-    def _before_naming(self, char: Character, ctx: Context) -> None:
-        for step in self.steps[: self.at]:
-            ctx.begin(step)
-            step.run(char, ctx)
-
-    def _rename(self, char: Character, ctx: Context, seed: int, index: int, naming: Step) -> None:
+    def _rename(self, char: Character, ctx: Context, seed: int, naming: Step, before) -> None:
         """Draw the naming step under new seeds until its name is free (recorded as the
-        member's seed), else keep the first name with a number. The state before the
-        naming step is made again for the tries (the steps before it give the same under
-        every name seed), so a member whose name is free costs no copy of it."""
+        member's seed), else keep the first name with a number."""
         space = ctx.name_space
         if space in self.spent:
             char["name"] = self._numbered(char["name"])
             return
-        ctx.start(seed, index)
-        char.clear()
-        char.update(new_character(ctx))
-        self._before_naming(char, ctx)
-        before = self._state(char, ctx)
         for attempt in range(1, self.tries + 1):
             ctx.reseed(renamed(seed, attempt))
             self._restore(char, ctx, before)
