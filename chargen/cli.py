@@ -12,7 +12,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import click
 
@@ -304,7 +303,9 @@ def _generate_command(system, kind: str, step) -> click.Command:
     return click.command(name, help=helptext)(command)
 
 
-def _overlay_paths(tables_dirs) -> list[Path]:
+def _overlay_paths(tables_dirs) -> list:
+    from pathlib import Path  # here, not at the top: `chargen --help` needs no paths
+
     paths = []
     for entry in tables_dirs:
         paths += (
@@ -327,7 +328,7 @@ def load_tables(system, tables_dirs):
 
 def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
     """Normalise choice values and check them against the tables before any output."""
-    from chargen.procedure import match_choice
+    from chargen.tables import match_choice
 
     values = {}
     for option in system.options(kind):
@@ -396,6 +397,7 @@ def run_generate(
         locale,
         prompter,
         step.id if step is not None else None,
+        warn=lambda text: click.echo(f"chargen: {system.id}: {text}", err=True),
     )
     items = out.progress(items, count)
     if export is not None:
@@ -671,6 +673,8 @@ def tables_check(directory, system_id) -> None:
     DIR/SYSTEM/*.toml (or a folder of one system's tables with --system), checked
     together with the built-in tables it is laid over.
     """
+    from pathlib import Path
+
     from chargen.tables import pack_problems
 
     overlays = [Path(directory)] if directory else []

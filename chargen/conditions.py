@@ -22,6 +22,7 @@ yet set matches nothing (``when`` fails, ``unless`` does not fire).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -102,7 +103,17 @@ def entry_names(entry: dict) -> frozenset[str]:
 class Compiled:
     """What a table's entries say about conditions, computed once when it loads."""
 
-    __slots__ = ("rules", "conditioned", "facts", "plain", "names", "index", "watch", "answers")
+    __slots__ = (
+        "rules",
+        "conditioned",
+        "facts",
+        "missing",
+        "plain",
+        "names",
+        "index",
+        "watch",
+        "answers",
+    )
 
     def __init__(self, entries: tuple[dict, ...]) -> None:
         rules = []
@@ -114,6 +125,7 @@ class Compiled:
         self.rules: tuple[Rule | None, ...] = tuple(rules)
         self.conditioned = any(r is not None for r in rules)
         self.facts = tuple(dict.fromkeys(f for r in rules if r is not None for f in r.facts))
+        self.missing = (MISSING,) * len(self.facts)  # the default of each fact, for map()
         # plain: no requires/excludes, so which rows fit depends on the facts alone
         self.plain = not any(r is not None and (r.requires or r.excludes) for r in rules)
         self.names: tuple[frozenset[str], ...] = tuple(entry_names(e) for e in entries)
@@ -149,7 +161,10 @@ def resolve_text(
 ) -> Any:
     """The text for a reader: a {male, female} value by gender, then placeholders filled.
 
-    A value that is not text (None, a number) is returned as it is.
+    A value that is not text (None, a number) is returned as it is. A text is read
+    into its pieces once (`_pieces`) and filled by joining them: placeholders are only
+    `{male/female}`, a pronoun of the set and the words in `extra`; anything else
+    between braces is kept as written.
     """
     if isinstance(value, dict) and is_gendered(value):
         value = value["female" if gender == "female" else "male"]
@@ -157,25 +172,54 @@ def resolve_text(
         return value
     side = 1 if gender == "female" else 0
     table = pronouns or {}
+    out = []
+    for piece in _pieces(value):
+        if type(piece) is str:
+            out.append(piece)
+            continue
+        kind, inner, forms = piece
+        if kind == "either":
+            out.append(forms[side])
+        elif extra and inner in extra:
+            out.append(str(extra[inner]))
+        else:
+            key = inner[:1].lower() + inner[1:]
+            if key in table:
+                word = table[key][side]
+                out.append(word[:1].upper() + word[1:] if inner[:1].isupper() else word)
+            else:
+                out.append("{" + inner + "}")
+    return "".join(out)
 
-    def fill(match: re.Match) -> str:
+
+@lru_cache(maxsize=4096)
+def _pieces(text: str) -> tuple:
+    """A text's literal runs and placeholders: ("either", inner, (male, female)) for
+    {male/female}, ("word", inner, None) for any other {inner}; {{ and }} are braces."""
+    pieces: list = []
+    at = 0
+    for match in _PLACEHOLDER.finditer(text):
+        if match.start() > at:
+            pieces.append(text[at : match.start()])
         whole = match.group(0)
-        if whole == "{{":
-            return "{"
-        if whole == "}}":
-            return "}"
-        inner = match.group(1)
-        if "/" in inner:
-            return inner.split("/", 1)[side]
-        if extra and inner in extra:
-            return str(extra[inner])
-        key = inner[:1].lower() + inner[1:]
-        if key in table:
-            word = table[key][side]
-            return word[:1].upper() + word[1:] if inner[:1].isupper() else word
-        return whole
-
-    return _PLACEHOLDER.sub(fill, value)
+        if whole in ("{{", "}}"):
+            pieces.append(whole[0])
+        else:
+            inner = match.group(1)
+            if "/" in inner:
+                pieces.append(("either", inner, tuple(inner.split("/", 1))))
+            else:
+                pieces.append(("word", inner, None))
+        at = match.end()
+    if at < len(text):
+        pieces.append(text[at:])
+    merged: list = []
+    for piece in pieces:  # literal runs side by side are one
+        if type(piece) is str and merged and type(merged[-1]) is str:
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    return tuple(merged)
 
 
 def placeholder_faults(

@@ -6,7 +6,7 @@ is a bug and exits 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class ChargenError(Exception):
@@ -31,9 +31,11 @@ class ChoiceError(ChargenError):
         super().__init__(text)
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One fault in a table file, with the line it stands on (1-based; 0 when unknown)."""
+class Problem(NamedTuple):
+    """One fault in a table file, with the line it stands on (1-based; 0 when unknown).
+
+    (A NamedTuple, not a dataclass: `chargen --help` imports this module, and the
+    dataclasses module costs it a few milliseconds.)"""
 
     file: str
     line: int

@@ -22,15 +22,14 @@ Adding a format is one entry in FORMATS and one module.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from chargen.errors import ChargenError
 
 
-@dataclass(frozen=True)
-class Export:
-    """A system-specific (or universal) output format."""
+class Export(NamedTuple):
+    """A system-specific (or universal) output format (a NamedTuple: this module is
+    imported by `chargen --help`, and dataclasses would cost it start-up time)."""
 
     id: str
     module: str

@@ -125,6 +125,17 @@ class Labels:
         except (KeyError, IndexError, ValueError):
             return template
 
+    def decimal(self, number: float | int | str) -> str:
+        """A number as the game's language writes it: its decimal mark from `[words]
+        decimal` ("," unless the file says otherwise: 7,5 in the Scandinavian games)."""
+        return str(number).replace(".", self.words.get("decimal", ","))
+
+    def percent(self, number: float) -> str:
+        """A share in percent with one decimal, as `[words] percent` lays it out
+        ("{value} %" unless the file says otherwise)."""
+        layout = self.words.get("percent", "{value} %")
+        return layout.replace("{value}", self.decimal(f"{number:.1f}"))
+
     def plural(self, n: int, word: str) -> str:
         forms = self.plurals.get(word)
         if not forms:

@@ -671,7 +671,7 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
             continue
         rows = []
         for entry, chance in zip(table.entries, _chances(table), strict=True):
-            percent = f"{chance * 100:.1f}".replace(".", ",") + " %"
+            percent = labels.percent(chance * 100)
             if "result" in entry:
                 first = _text(entry["result"])
                 details = entry_details(entry, table, labels, pack)
@@ -683,7 +683,9 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
                 )
                 details = entry_details(entry, table, labels, pack)
                 what = f"{name}: {details}" if details else name
-            where = str(entry.get("roll", "")) if table.die else _weight(entry.get("weight", 1))
+            where = (
+                str(entry.get("roll", "")) if table.die else _weight(entry.get("weight", 1), labels)
+            )
             rows.append([where.replace("-", "–") if table.die else where, percent, what])
         heads = [
             labels.word("roll") if table.die else labels.word("weight"),
@@ -698,10 +700,10 @@ def _text_list(value: Any) -> str:
     return " / ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _weight(value: Any) -> str:
+def _weight(value: Any, labels) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value).replace(".", ",")
+    return labels.decimal(value)
 
 
 def _chances(table) -> list[float]:

@@ -29,6 +29,7 @@ BODY_MASK = (1 << BODY_BITS) - 1
 NAME_SEEDS = SEED_LIMIT >> BODY_BITS  # name variants of one body
 _MASK64 = 2**64 - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_VARIANT = 0xD1B54A32D192ED03  # what a step's stream variant adds to its seed
 _UNIT = 2.0**-53
 
 
@@ -70,8 +71,10 @@ def step_state(seed: int, step_salt: int, variant: int = 0, whole: bool = False)
     """The starting state of a step's stream: from the seed's body bits (the whole seed
     for the name step), the step's salt and its variant (0: the usual draw)."""
     base = seed if whole else seed & BODY_MASK
-    z = (base * _GOLDEN + step_salt + variant * 0xD1B54A32D192ED03) & _MASK64
-    return _mix(z)
+    z = (base * _GOLDEN + step_salt + variant * _VARIANT) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64  # _mix, inline: once a step
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
 
 
 class Stream(random.Random):

@@ -32,6 +32,7 @@ from chargen.dice import Dice, parse, table_fault
 from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
 from chargen.labels import Labels
 from chargen.labels import check as check_labels
+from chargen.slugs import normalize
 from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text, tomllib
 
 KINDS = ("roll", "definitions", "settings", "labels")
@@ -488,9 +489,11 @@ def _code_stamp() -> str:
     (an upgrade, or an edit in a development checkout) makes every cached table stale."""
     here = Path(__file__).resolve().parent
     parts = []
-    for source in sorted([*here.glob("*.py"), *here.glob("systems/*.py")]):
+    for source in sorted(
+        [*here.glob("*.py"), *here.glob("systems/*.py"), *here.glob("systems/*/*.py")]
+    ):
         info = source.stat()
-        parts.append(f"{source.name}:{info.st_size}:{info.st_mtime_ns}")
+        parts.append(f"{source.relative_to(here)}:{info.st_size}:{info.st_mtime_ns}")
     return ";".join(parts)
 
 
@@ -1043,3 +1046,17 @@ def _check_required_tables(pack: Tables) -> list[Problem]:
         if not any(ch in name for ch in "*?[") and name not in pack:
             out.append(Problem(str(pack.dirs[-1]), 0, f"missing table '{name}' ({name}.toml)"))
     return out
+
+
+def match_choice(table: Table, value: str) -> str | None:
+    """The id of the entry a user's value names: its id or its display name (any gendered
+    form), case and diacritics aside (`--personlighed militant` for "Militant"), or None."""
+    slug = normalize(value)
+    if slug in table:
+        return slug
+    for entry in table.entries:
+        name = entry.get("name")
+        forms = name.values() if isinstance(name, dict) else (name,) if name else ()
+        if "id" in entry and any(normalize(form) == slug for form in forms):
+            return entry["id"]
+    return None

@@ -12,10 +12,10 @@ import pytest
 from conftest import assert_usage_error, run
 
 from chargen.cli import SlugChoice, _validate_options
-from chargen.procedure import match_choice
 from chargen.prompts import Prompter
 from chargen.slugs import normalize
 from chargen.systems import available, load
+from chargen.tables import match_choice
 
 
 def _strip(text: str) -> str:

@@ -31,7 +31,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("output",),
     ("systems",),  # the registry: games by id, built in or installed as plugins
     ("systems.*",),  # each game's package
-    ("procedure",),  # System, Step, Context, generate
+    ("procedure",),  # System, Step, generate: the procedures and the loop over a batch
+    ("context",),  # Context: what a step works with
+    ("steering",),  # the choices pinned by options, kept possible
     ("sheet",),  # Section, Part, Column: what a sheet is made of
     ("tables",),
     ("labels", "conditions", "names"),

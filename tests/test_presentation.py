@@ -18,9 +18,10 @@ import pytest
 from chargen import output
 from chargen.errors import ChargenError
 from chargen.labels import PROMPTS, WORDS, Labels
-from chargen.procedure import Section, generate
+from chargen.procedure import generate
 from chargen.prompts import PromptClosed, Prompter
 from chargen.render import md_table, section_text, table_lines, wrap
+from chargen.sheet import Section
 from chargen.systems import available, load
 
 SYSTEMS = available()
@@ -267,7 +268,7 @@ def test_items_wrap_beside_the_name():
 
 
 def test_roster_abbreviates_then_drops():
-    from chargen.procedure import Column
+    from chargen.sheet import Column
 
     labels = Labels(
         {

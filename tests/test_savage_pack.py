@@ -14,7 +14,7 @@ import pytest
 from conftest import assert_usage_error, pack_table, run
 
 from chargen.systems import load
-from chargen.systems import savage as sv
+from chargen.systems.savage.checks import check_pack
 
 TABLES = load("savage").tables()
 
@@ -216,7 +216,7 @@ def test_every_fault_is_reported_not_only_the_first(tmp_path):
 
 
 def test_builtin_pack_passes_its_own_checks():
-    assert sv.check_pack(TABLES) == []
+    assert check_pack(TABLES) == []
     result = run("tables", "check", "--system", "savage")
     assert result.exit_code == 0 and "no problems" in result.stderr
 

@@ -61,10 +61,11 @@ def test_the_documents_item_rules_reach_the_sheet():
     assert ITEMS["szamszerij"]["ujratoltes"] == 1
     assert ITEMS["landzsa"]["eleres"] == 1 and ITEMS["landzsa"]["ketkezes"]
     assert ITEMS["tor"]["dobhato"]
-    from chargen.systems import savage as sv
+    from chargen.systems.savage.rules import item_row
+    from chargen.systems.savage.sheet import item_rules
 
     char = {"alaptulajdonsagok": {"ero": "d6"}, "hatranyok": [], "elonyok": []}
-    text = {i: sv._item_rules(sv._item(ITEMS[i]), char, TABLES) for i in ITEMS}
+    text = {i: item_rules(item_row(ITEMS[i]), char, TABLES) for i in ITEMS}
     assert "+4 lövedék ellen" in text["golyoallo_melleny"]
     assert "+2 a támadásra" in text["soretes_puska"]
     assert "Újratöltés 1 cselekvés" in text["szamszerij"]
@@ -73,7 +74,7 @@ def test_the_documents_item_rules_reach_the_sheet():
     assert "(törzs, kar, láb)" in text["lancing"] and "min. Erő d8" in text["lancing"]
     assert "Erő alatt: -1" in text["lancing"]  # Erő d6 against d8: the penalty shows
     kover = {"alaptulajdonsagok": {"ero": "d8"}, "hatranyok": [{"id": "kover"}], "elonyok": []}
-    assert "Erő alatt: -1" in sv._item_rules(sv._item(ITEMS["lancing"]), kover, TABLES)
+    assert "Erő alatt: -1" in item_rules(item_row(ITEMS["lancing"]), kover, TABLES)
 
 
 def test_sheet_shows_rank_wound_penalty_and_each_effect(pcs):

@@ -1,8 +1,10 @@
-"""Savage's fast NPC path (issue 10's speed) gives what the slow path would.
+"""Savage's NPC batches on the engine's one batch path (issues 10 and 20).
 
-The batch path splices each member's JSON from text encoded once per batch, draws the
-body from a stream seeded by the seed's body bits and names from pure functions of a
-name seed; these tests hold each shortcut to the plain result.
+What a template fixes is worked out once per batch (`ctx.memo`): its stat blocks,
+their alaptulajdonságok and képzettségek, its Előnyök, Hátrányok and gear. A member
+carries those very objects, so the batch encodes each once (chargen.encode.Lines);
+tests/test_batch.py holds every member to itself made alone, byte for byte. These
+tests hold the sharing to what it promises, and the names to Faker's lists.
 """
 
 from __future__ import annotations
@@ -13,58 +15,60 @@ import pytest
 from conftest import make
 
 from chargen import output
-from chargen.systems import load, savage
+from chargen.encode import Lines, compact
+from chargen.procedure import Character
+from chargen.systems import load
 
 SYSTEM = load("savage")
+SHARED = ("alaptulajdonsagok", "kepzettsegek", "elonyok", "hatranyok", "felszereles")
 
 
 @pytest.mark.parametrize(
-    "kind, options, count",
+    "options, count",
     [
-        ("npc", {}, 3000),
-        ("npc", {"squad": True}, 40),
-        ("npc", {"squad": True, "template": "farkas"}, 40),
-        ("npc", {"wild_card": True}, 300),
-        ("npc", {"tough": "nagyon_szivos", "korszak": "modern"}, 300),
-        ("npc", {"template": "medve"}, 300),
-        ("pc", {}, 40),
+        ({}, 3000),
+        ({"squad": True}, 40),
+        ({"squad": True, "template": "farkas"}, 40),
+        ({"wild_card": True}, 300),
+        ({"tough": "nagyon_szivos", "korszak": "modern"}, 300),
+        ({"template": "medve"}, 1000),
     ],
 )
-def test_json_line_is_the_default_encoders_text(kind: str, options: dict, count: int) -> None:
-    chars = make("savage", kind, count=count, seed=31, options=options)
+def test_members_carry_the_batchs_shared_values_and_lines_are_the_encoders(
+    options: dict, count: int
+) -> None:
+    chars = make("savage", "npc", count=count, seed=31, options=options)
+    line = Lines().line
+    blocks: dict[str, set[int]] = {}
     for char in chars:
-        line = savage.json_line(char)
-        assert line == output.compact(char) + "\n"
-        assert json.loads(line) == char
-    spliced = [c for c in chars if getattr(c.get("alaptulajdonsagok"), "link", None)]
-    assert len(spliced) == (count if kind == "npc" else 0)
+        for key in SHARED:  # the memo's own object, registered for the encoder
+            found = char.constants.get(id(char[key]))
+            assert found is not None and found[0] is char[key], key
+        blocks.setdefault(char["template"], set()).add(id(char["alaptulajdonsagok"]))
+        text = line(char)
+        assert text == compact(char) + "\n"
+        assert json.loads(text) == char
+    # a member's stat block is one of its template's `mellekszereplo_valtozatok`
+    most = SYSTEM.tables()["beallitasok"].settings["mellekszereplo_valtozatok"]
+    assert all(len(ids) <= most for ids in blocks.values())
+    if options.get("squad"):
+        assert [len(ids) for ids in blocks.values()] == [1]
 
 
-def test_jsonl_format_uses_the_systems_line_and_it_falls_back_when_a_field_changed() -> None:
+def test_jsonl_format_is_the_encoders_text_and_a_replaced_field_is_encoded_as_it_is() -> None:
     chars = make("savage", "npc", count=50, seed=8)
     lines = list(output.render(SYSTEM, SYSTEM.tables(), iter(chars), "jsonl", 50))
-    assert lines == [output.compact(c) + "\n" for c in chars]
-    char = dict(chars[0])
-    char["szivossag"] = 99  # a replaced field: the whole character is encoded again
-    assert json.loads(savage.json_line(char))["szivossag"] == 99
-    char = {**chars[1], "extra": [1, 2]}  # a field the splice does not know
-    assert json.loads(savage.json_line(char))["extra"] == [1, 2]
+    assert lines == [compact(c) + "\n" for c in chars]
+    char = Character(chars[0])
+    char.constants = chars[0].constants
+    char["alaptulajdonsagok"] = {**char["alaptulajdonsagok"], "ero": "d12+9"}  # not shared
+    char["szivossag"] = 99
+    decoded = json.loads(Lines().line(char))
+    assert decoded["alaptulajdonsagok"]["ero"] == "d12+9" and decoded["szivossag"] == 99
+    assert decoded["kepzettsegek"] == chars[0]["kepzettsegek"]
 
 
-def test_body_stream_is_a_whole_random_seeded_by_the_body_bits() -> None:
-    a, b = savage._BodyStream(5), savage._BodyStream(5 + (7 << savage.BODY_BITS))
-    draws = [a.random(), a.randrange(10), a.choice("abcdef"), a.sample(range(50), 4)]
-    assert draws == [b.random(), b.randrange(10), b.choice("abcdef"), b.sample(range(50), 4)]
-    a.seed(6)
-    values = [a.random() for _ in range(2000)]
-    assert all(0.0 <= v < 1.0 for v in values)
-    assert 0.45 < sum(values) / len(values) < 0.55
-    a.seed(6)
-    assert a.random() == values[0]
-    assert savage._BodyStream(6).getrandbits(70) < 2**70
-
-
-def test_person_names_are_a_function_of_the_name_seed_and_agree_with_gender() -> None:
+def test_person_names_agree_with_gender_and_some_carry_a_second_given_name() -> None:
     from chargen.names import picker
 
     lists = picker("hu_HU")

@@ -8,8 +8,9 @@ import re
 
 from chargen import output
 from chargen.labels import Labels
-from chargen.procedure import Column, generate
+from chargen.procedure import generate
 from chargen.render import choose_columns
+from chargen.sheet import Column
 from chargen.systems import load
 
 SP = load("spelsystemet")

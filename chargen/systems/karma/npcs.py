@@ -35,19 +35,26 @@ def check_options(ctx: Context) -> None:
 
 
 def plan(ctx: Context, template_id: str) -> dict:
-    """What a template fixes, once per batch: its ranges parsed, its Bakgrunder's entries."""
+    """What a template fixes, once per batch: its ranges as (low, span), its Bakgrunder's
+    entries."""
+    return ctx.memo(("mall", template_id), _plan, ctx, template_id)
 
-    def build() -> dict:
-        template = ctx.table("mallar").get(template_id)
-        return {
-            "template": template,
-            "egenskaper": [(e, parse_range(template["egenskaper"][e])) for e in EGENSKAPER],
-            "bakgrunder": [ctx.table("bakgrunder").get(b) for b in template["bakgrunder"]],
-            "tarningar": parse_range(template["bakgrund_tarningar"]),
-            "karma": parse_range(template["karma"]),
-        }
 
-    return ctx.memo(("mall", template_id), build)
+def _plan(ctx: Context, template_id: str) -> dict:
+    template = ctx.table("mallar").get(template_id)
+
+    def span(text: str) -> tuple[int, int]:
+        low, high = parse_range(text)
+        return low, high - low + 1
+
+    return {
+        "template": template,
+        "egenskaper": [(e, *span(template["egenskaper"][e])) for e in EGENSKAPER],
+        "bakgrunder": [ctx.table("bakgrunder").get(b) for b in template["bakgrunder"]],
+        "tarningar": span(template["bakgrund_tarningar"]),
+        "karma": parse_range(template["karma"]),
+        "sardrag": template["sardrag"],
+    }
 
 
 def _band(ctx: Context) -> tuple[dict, int, str]:
@@ -92,7 +99,7 @@ def egenskaper(char: dict, ctx: Context) -> None:
     """Each Egenskap evenly within the template's range."""
     rand = ctx.rng.random
     char["egenskaper"] = {
-        e: between(rand, lo, hi) for e, (lo, hi) in plan(ctx, char["template"])["egenskaper"]
+        e: low + int(rand() * span) for e, low, span in plan(ctx, char["template"])["egenskaper"]
     }
 
 
@@ -101,9 +108,10 @@ def bakgrunder(char: dict, ctx: Context) -> None:
     excludes them is never drawn beside them: no one-armed archer)."""
     fixed = plan(ctx, char["template"])
     rand = ctx.rng.random
-    low, high = fixed["tarningar"]
+    low, span = fixed["tarningar"]
+    text = ctx.text  # a name may be gendered (Köpman, Köpkvinna): the member's own
     char["bakgrunder"] = [
-        {"id": b["id"], "namn": ctx.text(b["name"]), "tarningar": between(rand, low, high)}
+        {"id": b["id"], "namn": text(b["name"]), "tarningar": low + int(rand() * span)}
         for b in fixed["bakgrunder"]
     ]
     for entry in fixed["bakgrunder"]:
@@ -112,7 +120,7 @@ def bakgrunder(char: dict, ctx: Context) -> None:
 
 def sardrag(char: dict, ctx: Context) -> None:
     """As many Särdrag as the template gives, none beside what excludes it."""
-    count = plan(ctx, char["template"])["template"]["sardrag"]
+    count = plan(ctx, char["template"])["sardrag"]
     char["sardrag"] = sardrag_rows(ctx.draw("sardrag", count), ctx) if count else []
 
 

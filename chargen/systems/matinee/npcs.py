@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from chargen.errors import ChoiceError
-from chargen.procedure import Context, match_choice
+from chargen.procedure import Context
 from chargen.systems.matinee.rules import (
     FASTA,
     GRUNDEGENSKAPER,
@@ -25,7 +25,7 @@ from chargen.systems.matinee.rules import (
     item_file,
 )
 from chargen.systems.matinee.steps import band, manovrar, person_name
-from chargen.tables import Table
+from chargen.tables import Table, match_choice
 
 
 class Plan(NamedTuple):

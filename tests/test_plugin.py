@@ -1,0 +1,295 @@
+"""Games as plugins (issue 20): examples/plugin, installed with pip, is a game of chargen.
+
+The example package `chargen-lantern` is installed into a folder of its own with pip
+(`--target`, so the test environment itself stays as it was) and put on the path;
+chargen then finds it through the entry-point group `chargen.systems`, exactly as it
+would in a virtual environment. Every command runs on it as a user types it, and the
+engine's own guarantees are asserted on it: characters that never fail and keep
+Lantern's rules, a stream per step, a batch that is its members made alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "plugin"
+SEEDS = 3_000
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The folder pip installed the example into; it is on sys.path while the module runs."""
+    target = tmp_path_factory.mktemp("plugin")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            str(EXAMPLE),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    from chargen import systems
+
+    sys.path.insert(0, str(target))
+    systems.installed.cache_clear()
+    yield target
+    sys.path.remove(str(target))
+    systems.installed.cache_clear()
+    for name in [m for m in sys.modules if m.startswith("chargen_lantern")]:
+        del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def lantern(installed):
+    from chargen.systems import load
+
+    system = load("lantern")
+    return system, system.tables()
+
+
+def chargen(installed, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(installed), "COLUMNS": "80"}
+    return subprocess.run(
+        [sys.executable, "-m", "chargen", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=input,
+        timeout=120,
+    )
+
+
+# -- found as the standard library finds it ---------------------------------------------
+
+
+def test_the_entry_point_is_found_as_importlib_metadata_finds_it(installed):
+    import importlib.metadata
+
+    from chargen.systems import available
+    from chargen.systems import installed as scanned
+
+    found = {e.name: e.value for e in importlib.metadata.entry_points(group="chargen.systems")}
+    assert found.get("lantern") == "chargen_lantern"
+    assert scanned() == found
+    assert available()[-1] == "lantern" and available()[:5] == [
+        "matinee",
+        "spelsystemet",
+        "karma",
+        "lef",
+        "savage",
+    ]
+
+
+def test_a_plugin_cannot_take_a_built_in_id_or_lie_about_its_own(installed, tmp_path):
+    from chargen.errors import ChargenError
+    from chargen.systems import _group, load
+
+    assert _group("[chargen.systems]\nkarma = evil\n[other]\nx = y\n") == [("karma", "evil")]
+    assert load("karma").name == "Karmasystemet"  # a built-in wins over any plugin
+    bad = tmp_path / "bad-0.1.dist-info"
+    bad.mkdir()
+    (bad / "entry_points.txt").write_text("[chargen.systems]\nnosuch = no_such_module\n")
+    from chargen import systems
+
+    sys.path.insert(0, str(tmp_path))
+    systems.installed.cache_clear()
+    try:
+        with pytest.raises(ChargenError, match="no_such_module.*cannot be loaded"):
+            load("nosuch")
+    finally:
+        sys.path.remove(str(tmp_path))
+        systems.installed.cache_clear()
+
+
+# -- the game keeps its rules over thousands of seeds -------------------------------------
+
+
+def test_delvers_keep_lanterns_rules(lantern):
+    from chargen.procedure import generate
+
+    system, tables = lantern
+    rules = tables["rules"].settings
+    backgrounds = {e["id"]: e for e in tables["backgrounds"].entries}
+    names = set()
+    for char in generate(system, tables, "pc", {}, SEEDS, 1):
+        abilities = char["abilities"]
+        assert set(abilities) == {"might", "grace", "wits"}
+        assert all(3 <= v <= 18 for v in abilities.values())
+        gear = char["gear"]
+        assert gear[0]["id"] == backgrounds[char["background"]]["item"]
+        assert len(gear) == 1 + rules["gear_count"] == len({i["id"] for i in gear})
+        assert sum(i["kind"] == "armour" for i in gear) <= 1
+        might = abilities["might"]
+        bonus = 2 if might >= 16 else 1 if might >= 13 else 0
+        armour = sum(i.get("guard", 0) for i in gear)
+        assert 1 + bonus + armour <= char["guard"] <= 6 + bonus + armour
+        # given and family name; once the batch has used them all, a number after them
+        words = char["name"].split(" ")
+        assert char["gender"] in ("male", "female")
+        assert len(words) == 2 or (len(words) == 3 and words[2].isdigit()), char["name"]
+        assert char["name"] not in names
+        names.add(char["name"])
+        assert [e["step"] for e in char["historik"]].count("abilities") == 3
+
+
+def test_denizens_keep_their_templates(lantern):
+    from chargen.procedure import generate
+    from chargen.tables import parse_range
+
+    system, tables = lantern
+    templates = {e["id"]: e for e in tables["templates"].entries}
+    names = set()
+    for char in generate(system, tables, "npc", {}, SEEDS, 2):
+        template = templates[char["template"]]
+        for ability, value in char["abilities"].items():
+            low, high = parse_range(template["abilities"][ability])
+            assert low <= value <= high
+        assert [i["id"] for i in char["gear"]] == template["gear"]
+        armour = sum(i.get("guard", 0) for i in char["gear"])
+        assert char["guard"] == template["guard"] + armour
+        if template.get("creature"):
+            assert char["name"].startswith(template["name"] + " ") and char["gender"] is None
+        assert char["name"] not in names  # the engine keeps a batch's names apart
+        names.add(char["name"])
+
+
+def test_the_engines_guarantees_hold_for_the_plugin(lantern):
+    """A stream per step, and a batch that is its members made alone."""
+    from test_batch import _check
+    from test_streams import dependents
+
+    from chargen.procedure import generate
+
+    system, tables = lantern
+    for kind in ("pc", "npc"):
+        steps = system.steps(kind)
+        for step in steps:
+            ids, touched = dependents(steps, step.id)
+            kept = {f for s in steps if s.id not in ids for f in s.fields} - touched
+            for seed in range(1, 101):
+                usual = next(generate(system, tables, kind, {}, 1, seed))
+                again = next(generate(system, tables, kind, {}, 1, seed, variants={step.id: 1}))
+                assert all(usual.get(f) == again.get(f) for f in kept), (kind, step.id, seed)
+        assert _check(system, tables, kind, {}, 500, 3) > 300  # numbered creatures aside
+    for template in tables["templates"].ids:
+        _check(system, tables, "npc", {"template": template}, 40, 9)
+
+
+# -- every command, as a user types it ---------------------------------------------------
+
+
+def test_the_game_is_listed_and_helped(installed):
+    listed = chargen(installed, "systems", "-f", "jsonl")
+    rows = {json.loads(line)["id"]: json.loads(line) for line in listed.stdout.splitlines()}
+    assert rows["lantern"]["commands"] == ["pc", "npc", "abilities", "background", "gear", "guard"]
+    helped = chargen(installed, "--help")
+    assert "lantern" in helped.stdout and "Lantern (en)" in helped.stdout
+    assert chargen(installed, "lantern", "--help").returncode == 0
+
+
+def test_pc_npc_and_each_step_in_every_format(installed, tmp_path):
+    for args in (
+        ("pc", "--seed", "5"),
+        ("pc", "--seed", "5", "--background", "miner"),
+        ("npc", "-n", "6", "--seed", "5"),
+        ("npc", "--template", "wolf", "-n", "3", "--seed", "5"),
+        ("abilities", "--seed", "5"),
+        ("background", "--seed", "5", "-n", "3"),
+        ("gear", "--seed", "5"),
+        ("guard", "--seed", "5"),
+    ):
+        for fmt in ("table", "markdown", "json", "jsonl", "html"):
+            done = chargen(installed, "lantern", *args, "-f", fmt)
+            assert done.returncode == 0, (args, fmt, done.stderr)
+            assert done.stdout.strip() and not done.stderr, (args, fmt)
+    sheet = chargen(installed, "lantern", "pc", "--seed", "5").stdout
+    assert "Abilities" in sheet and "Might" in sheet and "Guard" in sheet
+    char = json.loads(chargen(installed, "lantern", "pc", "--seed", "5", "-f", "json").stdout)[0]
+    assert char["system"] == "lantern" and char["seed"] == 5 and char["kind"] == "pc"
+    markdown = chargen(installed, "lantern", "npc", "-n", "4", "--seed", "5", "-f", "markdown")
+    assert markdown.stdout.startswith("| Name")
+    pdf = tmp_path / "delver.pdf"
+    done = chargen(installed, "lantern", "pc", "--seed", "5", "-f", "pdf", "-o", str(pdf))
+    assert done.returncode == 0, done.stderr
+    assert pdf.read_bytes().startswith(b"%PDF")
+    cards = tmp_path / "cards.pdf"
+    done = chargen(installed, "lantern", "npc", "-n", "8", "-f", "pdf", "-o", str(cards))
+    assert done.returncode == 0 and cards.read_bytes().startswith(b"%PDF"), done.stderr
+
+
+def test_list_and_bad_choices(installed):
+    for step in ("abilities", "background", "gear", "guard"):
+        done = chargen(installed, "lantern", step, "--list")
+        assert done.returncode == 0 and done.stdout.strip(), (step, done.stderr)
+    listed = chargen(installed, "lantern", "background", "--list").stdout
+    assert "Lamplighter" in listed and "%" in listed and "," not in listed.split("%")[0][-4:]
+    bad = chargen(installed, "lantern", "pc", "--background", "pirate")
+    assert bad.returncode == 2 and "lamplighter" in bad.stderr and "Traceback" not in bad.stderr
+    spelled = chargen(installed, "lantern", "pc", "--background", "Grave Digger", "-f", "json")
+    assert json.loads(spelled.stdout)[0]["background"] == "grave_digger"
+
+
+def test_tables_check_and_a_pack_over_the_plugins_tables(installed, tmp_path):
+    done = chargen(installed, "tables", "check")
+    assert done.returncode == 0 and "6 system(s)" in done.stderr, done.stderr
+    pack = tmp_path / "pack" / "lantern"
+    pack.mkdir(parents=True)
+    (pack / "templates.toml").write_text(
+        '[[entries]]\nid = "rat"\nname = "Giant rat"\n'
+        'abilities = { might = "3-5", grace = "12-14", wits = "3" }\nguard = 1\ngear = []\n'
+        "creature = true\n",
+        encoding="utf-8",
+    )
+    assert chargen(installed, "tables", "check", str(tmp_path / "pack")).returncode == 0
+    rats = chargen(
+        installed, "lantern", "npc", "-n", "3", "--tables", str(tmp_path / "pack"), "-f", "jsonl"
+    )
+    assert rats.returncode == 0, rats.stderr
+    assert [json.loads(line)["template"] for line in rats.stdout.splitlines()] == ["rat"] * 3
+    for body, line, said in (
+        ('abilities = { might = "3-5", grace = "12" }\nguard = 1\ngear = []\n', 4, "wits"),
+        (
+            'abilities = { might = "3", grace = "12", wits = "1" }\nguard = 1\ngear = ["cheese"]\n',
+            6,
+            "cheese",
+        ),
+    ):
+        (pack / "templates.toml").write_text(
+            '[[entries]]\nid = "rat"\nname = "Giant rat"\n' + body, encoding="utf-8"
+        )
+        broken = chargen(installed, "tables", "check", str(tmp_path / "pack"))
+        assert broken.returncode == 2 and f"templates.toml:{line}" in broken.stderr, broken.stderr
+        assert said in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_interactive_walk_on_a_terminal(installed):
+    from pty_walk import walk
+
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    run = walk(
+        ["lantern", "pc", "--interactive", "--seed", "3", "-f", "json"],
+        answers=[("(?i)background", "miner")],
+        env=env,
+    )
+    assert run.code == 0, run.stderr
+    assert json.loads(run.stdout)[0]["background"] == "miner"
+    assert any("Lamplighter" in line for line in run.stderr.splitlines())
+    chosen = [e for e in json.loads(run.stdout)[0]["historik"] if e.get("choice") == "background"]
+    assert [(e["id"], e["by"]) for e in chosen] == [("miner", "prompt")], chosen
