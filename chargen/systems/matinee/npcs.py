@@ -69,34 +69,35 @@ def _values(ctx: Context) -> tuple[dict, dict, int]:
 
 
 def plan(ctx: Context, template_id: str) -> Plan:
-    """What a template fixes, once per batch: its name, the NPC values, Slås ut på
-    (its own, else its storlek's), its size, a servant's apostel and korruption with
-    the sinnesryckning it means, its natural weapons and its description."""
+    """What a template fixes, once per batch (see `_plan`)."""
+    return ctx.memo(("mall", template_id), _plan, ctx, template_id)
 
-    def build() -> Plan:
-        template = ctx.table("mallar").get(template_id)
-        storlek = ctx.table("storlekar").get(template["storlek"])
-        grundegenskaper, fardigheter, initiativ = _values(ctx)
-        fields = {
-            "mall": template["name"],
-            "grundegenskaper": grundegenskaper,
-            "fardigheter": fardigheter,
-            "slas_ut_pa": template.get("slas_ut_pa", storlek["slas_ut_pa"]),
-            "initiativ": initiativ,
-            "storlek": storlek["id"],
-        }
-        for key in ("apostel", "korruption", "korruptionsvarde"):
-            if key in template:
-                fields[key] = template[key]
-        if "vapen" in template:
-            fields["vapen"] = list(template["vapen"])
-        if "korruption" in template:
-            fields["sinnesryckning"] = band(ctx, "sinnesryckning", template["korruption"])["name"]
-        if template.get("description"):
-            fields["beskrivning"] = template["description"]
-        return Plan(fields, bool(template.get("manniska")), template.get("utrustning", 0))
 
-    return ctx.memo(("mall", template_id), build)
+def _plan(ctx: Context, template_id: str) -> Plan:
+    """A template's name, the NPC values, Slås ut på (its own, else its storlek's), its
+    size, a servant's apostel and korruption with the sinnesryckning it means, its
+    natural weapons and its description."""
+    template = ctx.table("mallar").get(template_id)
+    storlek = ctx.table("storlekar").get(template["storlek"])
+    grundegenskaper, fardigheter, initiativ = _values(ctx)
+    fields = {
+        "mall": template["name"],
+        "grundegenskaper": grundegenskaper,
+        "fardigheter": fardigheter,
+        "slas_ut_pa": template.get("slas_ut_pa", storlek["slas_ut_pa"]),
+        "initiativ": initiativ,
+        "storlek": storlek["id"],
+    }
+    for key in ("apostel", "korruption", "korruptionsvarde"):
+        if key in template:
+            fields[key] = template[key]
+    if "vapen" in template:
+        fields["vapen"] = list(template["vapen"])
+    if "korruption" in template:
+        fields["sinnesryckning"] = band(ctx, "sinnesryckning", template["korruption"])["name"]
+    if template.get("description"):
+        fields["beskrivning"] = template["description"]
+    return Plan(fields, bool(template.get("manniska")), template.get("utrustning", 0))
 
 
 def mall(char: dict, ctx: Context) -> None:
@@ -144,30 +145,31 @@ def _weapons(ctx: Context) -> list[tuple[str, Table, dict]]:
     table: worked out once per batch for each set of fitting item pools."""
     files = _files(ctx)[0]
     pools = tuple(ctx.pool(table) for _, table, _ in files)
+    return ctx.memo(("npc_vapen", *map(id, pools)), _weapon_list, files, pools)[1]
 
-    def build() -> tuple:  # the pools kept with the list, so their ids stay theirs
-        weapons = [
-            (skill, table, e)
-            for (skill, table, _), pool in zip(files, pools, strict=True)
-            for e in pool.entries
-            if is_weapon(e)
-        ]
-        return pools, weapons
 
-    return ctx.memo(("npc_vapen", *map(id, pools)), build)[1]
+def _weapon_list(files: tuple, pools: tuple) -> tuple:
+    """(the pools, kept so that their ids stay theirs, and their weapons)."""
+    weapons = [
+        (skill, table, e)
+        for (skill, table, _), pool in zip(files, pools, strict=True)
+        for e in pool.entries
+        if is_weapon(e)
+    ]
+    return pools, weapons
 
 
 def _item(ctx: Context, skill: str, item: dict, namn: str) -> dict:
     """An item as an NPC carries it (+1), once per batch."""
+    return ctx.memo(("npc_foremal", skill, item["id"], namn), _npc_item, ctx, skill, item, namn)
 
-    def build() -> dict:
-        out = {"namn": namn, "fardighet": skill, "bonus": 1}
-        if is_weapon(item):
-            out["vapen"] = True
-            out["stridsmanovrar"] = list(manovrar(ctx, skill, item))
-        return out
 
-    return ctx.memo(("npc_foremal", skill, item["id"], namn), build)
+def _npc_item(ctx: Context, skill: str, item: dict, namn: str) -> dict:
+    out = {"namn": namn, "fardighet": skill, "bonus": 1}
+    if is_weapon(item):
+        out["vapen"] = True
+        out["stridsmanovrar"] = list(manovrar(ctx, skill, item))
+    return out
 
 
 def utrustning(char: dict, ctx: Context) -> None:
@@ -214,6 +216,7 @@ def namn(char: dict, ctx: Context) -> None:
         corporation = ctx.table("megakorporationer").get(char["megakorporation"])
         char["name"], char["kon"] = person_name(ctx, corporation)
     elif "epitet" in ctx.tables and ctx.table("epitet").entries:
+        ctx.name_space = char["template"]  # the epithets of its kind: its own names
         epitet = ctx.text(ctx.pick("epitet")["name"])
         char["epitet"] = epitet
         char["name"] = f"{char['mall']} {epitet}"

@@ -74,7 +74,11 @@ def add_kunskap(char: dict, points: dict, ctx: Context) -> None:
 def band(ctx: Context, table: str, value: int) -> dict:
     """The entry of a band table (`min` per entry) that `value` falls in (the bands
     sorted once per batch)."""
-    return band_of(ctx.memo(("band", table), lambda: sorted_bands(ctx.table(table).entries)), value)
+    return band_of(ctx.memo(("band", table), _bands, ctx, table), value)
+
+
+def _bands(ctx: Context, table: str) -> tuple[list[int], list[dict]]:
+    return sorted_bands(ctx.table(table).entries)
 
 
 def _event(ctx: Context, table: str, why: str, char: dict) -> dict:
