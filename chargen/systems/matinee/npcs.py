@@ -103,7 +103,7 @@ def _plan(ctx: Context, template_id: str) -> Plan:
 def mall(char: dict, ctx: Context) -> None:
     """The template: --template, the prompt or by weight; with --megakorporation only a
     human's. The fields it fixes go in as the batch's own objects."""
-    if ctx.option("megakorporation") is not None:  # only humans have a corporation
+    if ctx.options.get("megakorporation") is not None:  # only humans have a corporation
         humans = ctx.memo(
             "npc_manniskor", lambda: [e for e in ctx.table("mallar").entries if e.get("manniska")]
         )
