@@ -121,7 +121,7 @@ def _blind_draws(found: set[str]):
         def wrapper(self, *args, **kwargs):
             if self.conditioned:
                 caller = sys._getframe(1).f_globals.get("__name__", "")
-                if caller not in ("chargen.procedure", "chargen.tables"):
+                if caller not in ("chargen.procedure", "chargen.context", "chargen.tables"):
                     found.add(f"{self.name} ({caller} calls Table.{name})")
             return original(self, *args, **kwargs)
 
