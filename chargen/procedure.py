@@ -292,7 +292,9 @@ class UniqueNames:
         self.at = next(i for i, s in enumerate(steps) if s.naming)
         self.seen: set[str] = set()
         self.spent: set[Any] = set()
-        self.warned: set[Any] = set()  # said once a batch, though `spent` starts afresh
+        # the spaces that ran out, and after how many characters: said once, at the end
+        self.warned: dict[Any, int] = {}
+        self.made = 0
         self.numbers: dict[str, int] = {}
         self.limit = ctx.system.unique_names
         self.tries = ctx.system.rename_tries or RENAME_TRIES
@@ -386,6 +388,7 @@ class UniqueNames:
         return char
 
     def _remember(self, name: Any) -> None:
+        self.made += 1
         if len(self.seen) >= self.limit:
             self.seen.clear()
             self.spent.clear()
@@ -400,15 +403,16 @@ class UniqueNames:
         return f"{name} {n}"
 
     def _spent_warning(self, space: Any) -> None:
-        if space in self.warned:
+        if space not in self.warned:
+            self.warned[space] = self.made
+
+    def finish(self) -> None:
+        """Say once, at the end of the batch, which name spaces ran out (and after how
+        many characters), so a big batch of many kinds of creature says it in one line."""
+        if self.warn is None or not self.warned:
             return
-        self.warned.add(space)
-        if self.warn is not None:
-            what = f"the names of {space}" if space else "its names"
-            self.warn(
-                f"this batch ran out of {what} after {len(self.seen):,} characters: "
-                "the rest are numbered"
-            )
+        spaces = [f"{space or 'people'} after {made:,}" for space, made in self.warned.items()]
+        self.warn(f"the names ran out ({'; '.join(spaces)}): the rest are numbered")
 
 
 def generate(
@@ -459,3 +463,5 @@ def generate(
         if trace is not None:
             trace(char, ctx)
         yield char
+    if unique is not None:
+        unique.finish()
