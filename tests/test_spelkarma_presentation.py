@@ -142,11 +142,23 @@ def test_a_verb_skill_writes_its_specification_in_lower_case():
 
 
 def test_roster_fits_and_explains_its_abbreviations():
-    for width in (80, 60):
-        text = _text(SP, SP_PACK, "npc", seed=2, count=12, width=width)
-        assert all(len(line) <= width for line in text.splitlines())
-        assert "G = Grundskada" in text
-        assert "Får inte plats (finns i -f json):" in text
+    """Over many batches (how far a roster shrinks depends on its names): every line
+    fits, every short header shown is spelled out under the roster, and the columns
+    left out are named; the shortest Grundskada header, G, is among those seen."""
+    labels = SP_PACK.labels
+    shorts = {s: labels(c.key) for c in SP.roster for s in labels.short(c.key)}
+    explained = set()
+    for seed in range(1, 16):
+        for width in (80, 60):
+            text = _text(SP, SP_PACK, "npc", seed=seed, count=12, width=width)
+            assert all(len(line) <= width for line in text.splitlines())
+            flat = " ".join(text.split())
+            for header in text.splitlines()[0].split():
+                if header in shorts and header != shorts[header]:
+                    assert f"{header} = {shorts[header]}" in flat, (seed, width, header)
+                    explained.add((width, header))
+            assert "Får inte plats (finns i -f json):" in text
+    assert {(80, "G"), (60, "G")} <= explained
 
 
 # -- karma --------------------------------------------------------------------------------

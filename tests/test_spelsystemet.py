@@ -19,7 +19,7 @@ from test_spelsystemet_document import armour_rows, melee_rows, printed, ranged_
 
 from chargen.dice import parse
 from chargen.systems import load
-from chargen.systems.spelsystemet import actual_damage, grundskada
+from chargen.systems.spelsystemet.rules import actual_damage, grundskada
 
 SYSTEM = load("spelsystemet")
 TABLES = SYSTEM.tables()

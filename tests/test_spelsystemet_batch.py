@@ -1,11 +1,13 @@
-"""Spelsystemet's batch path: what it precomputes per batch must draw and decide exactly
-as the engine and the procedure's full rules would.
+"""Spelsystemet's batches: what a batch works out once must decide exactly as the rules.
 
-NPCs skip ctx.roll, ctx.choose and the historik and read their tables through per-batch
-plans (pools with cumulative weights, parsed dice, skills per genre, weapons per yrke,
-armour per kit). These tests hold each shortcut to what it replaces: `Dice.roll`,
-`Table.pick` / `Table.draw`, the full raise of `_Sheet.add`, and the procedure's steps;
-that NPCs of one batch share no mutable object; and that plans follow the pack in use.
+A batch works out once, through `Context.memo`, what its tables fix (a species' dice, the
+skills of a genre, a yrke's skills, weapons and kits in a genre, a weapon's row for a
+Grundskada, a kit's armour); the artmaximum, KP and armour it hands out are one object
+shared by the members that have them. tests/test_batch.py holds every member of a batch
+to itself made alone; these tests hold the pieces to the rules they stand for: an NPC's
+dice roll what `Dice.roll` rolls, a skill rises within its cap as the document says, a
+<klass> skill takes a specification not already held, no member changes what it
+shares, and the batch follows the pack in use.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chargen.dice import parse
+from chargen.encode import compact
 from chargen.errors import ChargenError
-from chargen.procedure import Context, Step, generate, make_character
-from chargen.seeds import character_seed
+from chargen.procedure import generate
 from chargen.systems import load
-from chargen.systems import spelsystemet as ss
-from chargen.tables import Pool, builtin_root
+from chargen.systems.spelsystemet import rules, steps
+from chargen.tables import builtin_root
 
 SYSTEM = load("spelsystemet")
 TABLES = SYSTEM.tables()
@@ -41,18 +43,12 @@ RULES = TABLES["regler"].settings
     + ["1d4+2d6", "2d6-1d4+3", "d6!", "2T6!+1", "4d6kh3", "2d20kl1", "d66", "T66"],
 )
 @pytest.mark.parametrize("seed", range(40))
-def test_rollers_give_dice_roll_totals_from_the_same_numbers(expression, seed):
+def test_an_npcs_roller_gives_dice_roll_totals_from_the_same_numbers(expression, seed):
     engine = random.Random(seed)
     expected = parse(expression).roll(engine).total
     following = engine.random()  # the stream after the roll
     rng = random.Random(seed)
-    assert ss._roller(expression)(rng.random) == expected
-    assert rng.random() == following
-    text, sides, base, fast = ss._dice(expression)
-    assert text == expression
-    rng = random.Random(seed)
-    total = base + int(rng.random() * sides) if sides else fast(rng.random)  # as NPCs roll
-    assert total == expected
+    assert rules.roller(expression)(rng.random) == expected
     assert rng.random() == following
 
 
@@ -62,210 +58,135 @@ def test_rollers_of_any_plain_dice(count, sides, modifier):
     expression = f"{count}T{sides}{modifier:+d}" if modifier else f"{count}T{sides}"
     for seed in range(5):
         assert (
-            ss._roller(expression)(random.Random(seed).random)
+            rules.roller(expression)(random.Random(seed).random)
             == parse(expression).roll(random.Random(seed)).total
         )
-    assert bool(ss._dice(expression)[1]) == (count == 1)
-
-
-# -- weighted picks and draws -------------------------------------------------------------
-
-
-def weighted_pack(tmp_path, weights: dict[str, int]):
-    """The built-in tables with `weights` added to some skills of fardigheter.toml."""
-    pack = tmp_path / "spelsystemet"
-    pack.mkdir()
-    text = (builtin_root() / "spelsystemet" / "fardigheter.toml").read_text(encoding="utf-8")
-    for skill_id, weight in weights.items():
-        text, found = re.subn(rf'(\nid = "{skill_id}"\n)', rf"\1weight = {weight}\n", text, count=1)
-        assert found, skill_id
-    (pack / "fardigheter.toml").write_text(text, encoding="utf-8")
-    return SYSTEM.tables([tmp_path])
-
-
-@pytest.mark.parametrize("weights", [{}, {"simma": 5, "sjunga": 2, "allmanbildning": 3}])
-@pytest.mark.parametrize("genre_id", ["fantasy", "modern", "framtid"])
-def test_leisure_draws_as_table_draw_does(tmp_path, weights, genre_id):
-    tables = weighted_pack(tmp_path, weights) if weights else TABLES
-    skills = ss._GenreSkills(
-        tables, tables["genrer"].get(genre_id), tables["regler"].settings["tak"]
-    )
-    table = tables["fardigheter"]
-    pool = [
-        s
-        for s in table.entries
-        if s["grupp"] in ("vanliga", "kunskap") and ss._Skill(s, skills.genre, skills.tak).open
-    ]
-    for seed in range(200):
-        for count in (0, 1, 3, 5):
-            ours, theirs = random.Random(seed), random.Random(seed)
-            drawn = [s.id for s in skills.draw_leisure(ours.random, count)]
-            assert drawn == [e["id"] for e in table.draw(theirs, count, among=pool)]
-            assert ours.random() == theirs.random()
-    with pytest.raises(ChargenError, match="entries to draw from"):
-        skills.draw_leisure(random.Random(1).random, len(pool) + 1)
-
-
-def test_pools_draw_as_table_pick_does():
-    plans = ss._Plans(TABLES)
-    arter = TABLES["arter"]
-    for seed in range(300):
-        ours, theirs = random.Random(seed), random.Random(seed)
-        template = ss._draw(ours, plans.templates(), "template", "mallar")
-        assert template is TABLES["mallar"].pick(theirs)
-        for genre_id in ("fantasy", "modern", "framtid"):
-            drawn = ss._draw(ours, plans.species_pool(genre_id)[0], "art", "arter")
-            living = [e for e in arter.entries if genre_id in e["genrer"]]
-            assert drawn is arter.pick(theirs, living)
-        jobs = [e for e in TABLES["yrken"].entries if "modern" in e["genrer"]]
-        assert ss._draw(ours, plans.job_pool("modern"), "yrke", "yrken") is (
-            TABLES["yrken"].pick(theirs, jobs)
-        )
-        assert ours.random() == theirs.random()
-    with pytest.raises(ChargenError, match="no art is open here"):
-        ss._draw(random.Random(1), Pool([]), "art", "arter")
 
 
 # -- raising skills ---------------------------------------------------------------------
 
 
+def _genre_skills(genre_id: str) -> dict:
+    from chargen.procedure import Context
+
+    return steps.genre_skills(Context(SYSTEM, TABLES, "npc"), genre_id)
+
+
 @pytest.mark.parametrize("genre_id", ["fantasy", "modern", "framtid"])
-def test_npc_raise_is_the_full_raise_without_historik(genre_id):
-    """`_raise` (NPCs) against `_Sheet.add` (the whole rule, with or without a historik):
-    the same keys, values within caps, labels, groups, the same numbers drawn, the same
-    faults, over random walks through every skill, open here or not, and specifications."""
-    skills = ss._Plans(TABLES).skills(genre_id)
+def test_a_raise_stays_within_the_caps_and_keeps_the_sheet_whole(genre_id):
+    """Random walks through every skill, open here or not, and specifications: a raise
+    is min(start + amount, cap), never below min(start, cap) ("Studier": 15 but for
+    kunskap; <Stridskonst> never above Närkamp); a skill closed in the genre is a fault;
+    the values, names and groups always hold the same keys."""
+    fixed = _genre_skills(genre_id)
     every = [s["id"] for s in TABLES["fardigheter"].entries]
     tongues = ["Svenska", "Alviska", "Trollmål", "Engelska"]
+    raised = refused = 0
     for seed in range(150):
         walk = random.Random(seed)
-        base = skills.base()
-        states = []
-        for _ in range(3):
-            values, labels = base[0].copy(), base[1].copy()
-            groups = dict(zip(base[2], map(list.copy, base[3]), strict=True))
-            states.append((values, labels, groups, random.Random(seed * 7)))
-        events: list[dict] = []
+        base_values, base_labels, base_groups = fixed["base"]
+        values, labels = base_values.copy(), base_labels.copy()
+        groups = {g: keys.copy() for g, keys in base_groups.items()}
+        rng = random.Random(seed * 7)
         for _step in range(25):
-            skill_id = walk.choice(every)
+            skill = fixed["skills"][walk.choice(every)]
             amount = walk.randint(-3, 14)
-            spec = walk.choice(tongues) if skill_id == "sprak" and walk.random() < 0.5 else None
-            outcomes = []
-            for n, (values, labels, groups, rng) in enumerate(states):
-                try:
-                    skill = skills[skill_id]
-                    if n == 0:
-                        key = ss._raise(values, labels, groups, skill, amount, rng.random, spec)
-                    else:
-                        log = None if n == 1 else (lambda _e=events, **e: _e.append(e))
-                        sheet = ss._Sheet(values, labels, groups, rng.random, log)
-                        key = sheet.add(skill, amount, spec)
-                    outcomes.append(key)
-                except ChargenError as exc:
-                    outcomes.append(str(exc))
-            assert outcomes[0] == outcomes[1] == outcomes[2]
-            assert states[0][:3] == states[1][:3] == states[2][:3]
-            assert states[0][3].getstate() == states[1][3].getstate() == states[2][3].getstate()
-        values, labels, groups, _rng = states[0]
+            chosen = None
+            if skill.id == "sprak" and walk.random() < 0.5:
+                chosen = skill.specified(walk.choice(tongues))
+            before = dict(values)
+            try:
+                key, start, value = rules.raise_skill(
+                    values, labels, groups, skill, amount, rng.random, chosen
+                )
+            except ChargenError as exc:
+                assert not skill.open and "does not exist in the genre" in str(exc)
+                assert values == before
+                refused += 1
+                continue
+            raised += 1
+            cap = RULES["tak"][skill.grupp]
+            if skill.narkamp:
+                cap = min(cap, before.get("narkamp", 0))
+            assert start == before.get(key, skill.bas)
+            assert value == max(min(start + amount, cap), min(start, cap))
+            assert values[key] == value
+            assert {k: v for k, v in values.items() if k != key} == {
+                k: v for k, v in before.items() if k != key
+            }
         assert set(values) == set(labels) == {k for keys in groups.values() for k in keys}
         for key, value in values.items():
             group = next(g for g, keys in groups.items() if key in keys)
             assert value <= RULES["tak"][group]
             if key.startswith("stridskonst"):
                 assert value <= values.get("narkamp", 0)
-        assert [e["fardighet"] for e in events]  # the historik path was walked too
+    assert raised and (refused or all(s.open for s in fixed["skills"].values()))
 
 
 @pytest.mark.parametrize("genre_id", ["fantasy", "modern", "framtid"])
 def test_a_klass_skill_takes_a_specification_not_already_held(genre_id):
     # "Spela <Instrument>" raised as often as the genre has instruments: each one once,
-    # then any again (the rule the procedure had: spec_for's `free` list)
-    skills = ss._Plans(TABLES).skills(genre_id)
+    # then any again
+    fixed = _genre_skills(genre_id)
     genre = TABLES["genrer"].get(genre_id)
-    klass = [s for s in TABLES["fardigheter"].entries if s.get("klass") and skills[s["id"]].open]
+    klass = [s for s in TABLES["fardigheter"].entries if s.get("klass")]
+    klass = [s for s in klass if fixed["skills"][s["id"]].open]
     assert len(klass) >= 5
     for entry in klass:
-        skill = skills[entry["id"]]
+        skill = fixed["skills"][entry["id"]]
         options = genre[entry["klass"]]
         prefix = entry.get("namn_per_genre", {}).get(genre_id) or entry.get("prefix", "")
         # a `gemen` skill writes its specification in lower case after the verb ("Spela luta")
         shown = [o[:1].lower() + o[1:] if prefix and entry.get("gemen") else o for o in options]
         named = {
-            f"{entry['id']}_{ss.slug(o)}": f"{prefix} {w}".strip()
+            f"{entry['id']}_{rules.slug(o)}": f"{prefix} {w}".strip()
             for o, w in zip(options, shown, strict=True)
         }
-        expected = set(named)
         for seed in range(20):
-            for raise_ in ("npc", "pc"):
-                values = {"narkamp": 15}
-                labels, groups = {}, {}
-                rng = random.Random(seed)
-                keys = []
-                for _ in range(len(options)):
-                    if raise_ == "npc":
-                        keys.append(ss._raise(values, labels, groups, skill, 1, rng.random))
-                    else:
-                        sheet = ss._Sheet(values, labels, groups, rng.random, None)
-                        keys.append(sheet.add(skill, 1))
-                if len(set(options)) == len(options):
-                    assert sorted(keys) == sorted(expected), (entry["id"], raise_)
-                assert set(keys) <= expected
-                assert all(labels[k] == named[k] for k in keys)
+            values, labels, groups = {"narkamp": 15}, {}, {}
+            rng = random.Random(seed)
+            keys = [
+                rules.raise_skill(values, labels, groups, skill, 1, rng.random)[0]
+                for _ in range(len(options))
+            ]
+            if len(set(options)) == len(options):
+                assert sorted(keys) == sorted(named), entry["id"]
+            assert set(keys) <= set(named)
+            assert all(labels[k] == named[k] for k in keys)
 
 
-# -- the NPC generator and the procedure ------------------------------------------------
+# -- the NPC and the procedure ----------------------------------------------------------
 
 
-def _template_step(char: dict, ctx: Context) -> None:
-    template = ctx.choose("template", "mallar")
-    char["template"] = template["id"]
-    char["mall_namn"] = template["name"]
+def test_an_npc_walks_the_player_characters_steps_but_its_template_species_and_yrke():
+    """One procedure: an NPC's steps are the player character's own functions, but for
+    the template, the species (drawn, never asked: NPCs have no --art) and the yrke
+    (the template's); its name last."""
+    pc = {s.id: s.run for s in SYSTEM.pc}
+    own = {"mall", "art", "yrke"}
+    for step in SYSTEM.npc_steps():
+        if step.id not in own:
+            assert step.run is pc[step.id], step.id
+    assert [s.id for s in SYSTEM.npc_steps()][-1] == "namn"
+    assert {s.id for s in SYSTEM.npc_steps()} - own <= set(pc)
 
 
-STEPWISE = [
-    Step("mall", _template_step, command=False),
-    *ss.PC_STEPS,  # genre, art, namn (of the species and genre), ...
-]
+def test_no_member_changes_what_it_shares():
+    """The artmaximum, KP and armour of a batch are one object per kind for every member
+    that has it: the text of each member, taken when it is made, is its text at the end."""
+    made = []
+    texts = []
+    for char in generate(SYSTEM, TABLES, "npc", {}, 1500, 12):
+        made.append(char)
+        texts.append(compact(char))
+    assert [compact(c) for c in made] == texts
+    kept = {id(c[k]) for c in made for k in ("artmaximum", "kp", "rustning", "skydd")}
+    assert len(kept) < 200  # shared, not one each
+    pcs = list(generate(SYSTEM, TABLES, "pc", {}, 200, 12))
+    assert len({id(c["skydd"]) for c in pcs}) < 50
 
 
-def stepwise(count: int, seed: int, options: dict | None = None) -> list[dict]:
-    """NPCs made by the procedure's steps one after another, with ctx.choose for the
-    template, genre and art: what `npc` does in one function."""
-    ctx = Context(SYSTEM, SYSTEM.tables(), "npc", options or {}, count, seed)
-    out = []
-    for index in range(count):
-        ctx.start(character_seed(seed, index), index)
-        out.append(make_character(ctx, STEPWISE))
-    return out
-
-
-@pytest.mark.parametrize(
-    "options", [{}, {"template": "soldat"}, {"genre": "framtid", "template": "tjuv"}]
-)
-def test_the_npc_generator_is_the_procedure_for_a_template(options):
-    npcs = make("spelsystemet", "npc", count=150, seed=5, options=options)
-    assert npcs == stepwise(150, 5, options)
-
-
-def test_npcs_of_a_batch_share_no_mutable_object():
-    npcs = make("spelsystemet", "npc", count=200, seed=12)
-    owner: dict[int, int] = {}
-    for n, char in enumerate(npcs):
-        stack = [char]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, dict | list):
-                assert owner.setdefault(id(node), n) == n, node
-                stack.extend(node.values() if isinstance(node, dict) else node)
-    first, second = make("spelsystemet", "npc", count=2, seed=3, options={"template": "vakt"})
-    first["skydd"]["huvud"]["h"] += 100
-    first["fardigheter"]["narkamp"] += 100
-    first["vapen"][0]["varde"] += 100
-    again = make("spelsystemet", "npc", count=2, seed=3, options={"template": "vakt"})[1]
-    assert second == again
-
-
-def test_batch_plans_follow_the_pack_in_use(tmp_path):
+def test_a_batch_follows_the_pack_in_use(tmp_path):
     pack = tmp_path / "spelsystemet"
     pack.mkdir()
     source = builtin_root() / "spelsystemet" / "narstridsvapen.toml"
@@ -278,8 +199,8 @@ def test_batch_plans_follow_the_pack_in_use(tmp_path):
     for char in generate(SYSTEM, tables, "npc", {}, 60, 8):
         unarmed = char["vapen"][0]
         assert unarmed["id"] == "obevapnad" and unarmed["skada"] == "Grund+1"
-        steps = 1 + unarmed.get("stridskonst_steg", 0)  # a martial artist: one step more
-        assert unarmed["faktisk_skada"] == ladder[ladder.index(char["grundskada"]) + steps]
+        steps_up = 1 + unarmed.get("stridskonst_steg", 0)  # a martial artist: one step more
+        assert unarmed["faktisk_skada"] == ladder[ladder.index(char["grundskada"]) + steps_up]
     for char in make("spelsystemet", "npc", count=60, seed=8):
         assert char["vapen"][0]["skada"] == "Grund-3*"
 

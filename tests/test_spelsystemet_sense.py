@@ -14,7 +14,7 @@ from conftest import make
 from test_spelsystemet import LADDER, expected_damage
 
 from chargen.systems import load
-from chargen.systems.spelsystemet import slug
+from chargen.systems.spelsystemet.rules import slug
 
 SYSTEM = load("spelsystemet")
 TABLES = SYSTEM.tables()

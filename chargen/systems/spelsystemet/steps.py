@@ -1,0 +1,492 @@
+"""The player character's creation steps, in the order the procedure walks them; the
+NPC walks most of them too (npcs.py has its own template, species and yrke).
+
+Each step is a function ``(character, ctx) -> None`` drawing from its own stream
+(`ctx.rng`); what it reads of the character is declared beside it in the system's
+declaration (chargen/systems/spelsystemet/__init__.py). What the tables fix for a
+batch (the genres a choice leaves open, a species' dice, the skills of a genre, a
+yrke's skills and weapons in a genre, a weapon's row for a Grundskada, a kit's
+armour) is worked out once through `ctx.memo`; the artmaximum, KP and armour a
+character gets are the memo's own objects, shared by every member that has them.
+
+A player character rolls through `ctx.roll` and logs every choice, roll and raise
+in its historik; an NPC keeps none, so it rolls with `rules.roller`, which takes
+the same numbers from the stream as `ctx.roll` would.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect
+from collections.abc import Callable
+
+from chargen.errors import ChargenError
+from chargen.procedure import Context
+from chargen.systems.spelsystemet.rules import (
+    GRUNDEGENSKAPER,
+    GRUPPER,
+    Skill,
+    artmaximum,
+    genre_name,
+    grundskada,
+    implied_specs,
+    kp,
+    lp,
+    martial_art,
+    off_hand,
+    outfit,
+    raise_skill,
+    range_attribute,
+    roller,
+    set_skill,
+    snabbhet,
+    weapon_row,
+    why_not,
+)
+
+# -- what a batch works out once --------------------------------------------------------
+
+
+def dice(ctx: Context, expression: str) -> tuple[str, Callable]:
+    """A dice expression of the tables and its roller (rules.roller), parsed once."""
+    return ctx.memo(("dice", expression), lambda: (expression, roller(expression)))
+
+
+def open_genres(ctx: Context, template_id: str | None) -> tuple[list[dict] | None, str]:
+    """The genres that the choices made leave open (None: all of them), and why others
+    are not: those the --art lives in, the --yrke (a PC's) and the template exist in."""
+    art = ctx.options.get("art")
+    yrke = ctx.options.get("yrke") if ctx.kind == "pc" else None
+
+    def build() -> tuple[list[dict] | None, str]:
+        tables = ctx.tables
+        genres = list(tables["genrer"].entries)
+        reasons = []
+        if art and art in tables["arter"]:
+            open_ = tables["arter"].get(art)["genrer"]
+            genres = [g for g in genres if g["id"] in open_]
+            reasons.append(f"the art '{art}' lives in {', '.join(open_)}")
+        if yrke and yrke in tables["yrken"]:
+            open_ = tables["yrken"].get(yrke)["genrer"]
+            genres = [g for g in genres if g["id"] in open_]
+            reasons.append(f"the yrke '{yrke}' exists in {', '.join(open_)}")
+        if template_id is not None:
+            template = tables["mallar"].get(template_id)
+            open_ = sorted({g for y in template["yrken"] for g in tables["yrken"].get(y)["genrer"]})
+            genres = [g for g in genres if g["id"] in open_]
+            reasons.append(f"the template '{template['id']}' exists in {', '.join(open_)}")
+        every = len(genres) == len(tables["genrer"].entries)
+        return (None if every else genres), "; ".join(reasons)
+
+    return ctx.memo(("genrer", template_id, art, yrke), build)
+
+
+def genre_species(ctx: Context, genre_id: str) -> tuple[list[dict], dict | None]:
+    """The species living in a genre, and människa if it lives there."""
+
+    def build() -> tuple[list[dict], dict | None]:
+        tab = ctx.table("arter")
+        living = [e for e in tab.entries if genre_id in e["genrer"]]
+        default = tab.get("manniska") if "manniska" in tab else None
+        return living, (default if default in living else None)
+
+    return ctx.memo(("arter", genre_id), build)
+
+
+def species(ctx: Context, art_id: str) -> tuple[tuple, str | None]:
+    """A species' dice per grundegenskap ((grundegenskap, expression, roller), in
+    GRUNDEGENSKAPER's order) and its mother tongue."""
+
+    def build() -> tuple[tuple, str | None]:
+        entry = ctx.table("arter").get(art_id)
+        rolled = entry["tarningar"]
+        missing = [g for g in GRUNDEGENSKAPER if g not in rolled]
+        if missing:
+            raise ChargenError(f"arter.toml: '{art_id}' has no dice for {', '.join(missing)}")
+        return tuple((g, *dice(ctx, rolled[g])) for g in GRUNDEGENSKAPER), entry.get("modersmal")
+
+    return ctx.memo(("art", art_id), build)
+
+
+def genre_skills(ctx: Context, genre_id: str) -> dict:
+    """The skills as a genre has them (id -> rules.Skill), what everyone has there (every
+    skill with a bas above 0 that exists there: values, labels, groups) and the leisure
+    skills to draw from (its vanliga and kunskap skills)."""
+
+    def build() -> dict:
+        table = ctx.table("fardigheter")
+        genre = ctx.table("genrer").get(genre_id)
+        tak = ctx.setting("regler", "tak")
+        skills = {e["id"]: Skill(e, genre, tak) for e in table.entries}
+        values: dict[str, int] = {}
+        labels: dict[str, str] = {}
+        groups: dict[str, list[str]] = {g: [] for g in GRUPPER}
+        for entry in table.entries:
+            skill = skills[entry["id"]]
+            if entry["bas"] > 0 and not skill.klass and skill.open:
+                value = min(skill.bas, skill.cap_for(values))
+                set_skill(values, labels, groups, skill.id, skill.whole[1], skill.grupp, value)
+        leisure = [
+            e
+            for e in table.entries
+            if e["grupp"] in ("vanliga", "kunskap") and skills[e["id"]].open
+        ]
+        return {"skills": skills, "base": (values, labels, groups), "leisure": leisure}
+
+    return ctx.memo(("fardigheter", genre_id), build)
+
+
+def _skill(ctx: Context, fixed: dict, skill_id: str) -> Skill:
+    found = fixed["skills"].get(skill_id)
+    if found is None:
+        ctx.table("fardigheter").get(skill_id, "färdighet")  # the unknown id, named
+    return found
+
+
+def job_plan(ctx: Context, job_id: str, genre_id: str) -> dict:
+    """A yrke in a genre: its skills (Stridskonst last, since Närkamp caps it) with their
+    dice and the specifications it implies, as rules.Skill gives them."""
+
+    def build() -> dict:
+        job = ctx.table("yrken").get(job_id)
+        fixed = genre_skills(ctx, genre_id)
+        specs = {
+            skill_id: tuple(_skill(ctx, fixed, skill_id).specified(s) for s in wanted)
+            for skill_id, wanted in implied_specs(job, ctx.tables, genre_id).items()
+        }
+        ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
+        given = tuple((_skill(ctx, fixed, s), *dice(ctx, d), specs.get(s, ())) for s, d in ordered)
+        return {"entry": job, "given": given, "specs": specs}
+
+    return ctx.memo(("yrke", job_id, genre_id), build)
+
+
+def _specified(ctx: Context, genre_id: str, skill: Skill, spec: str) -> tuple:
+    return ctx.memo(("specificerad", genre_id, skill.id, spec), lambda: skill.specified(spec))
+
+
+def _weapon(ctx: Context, table: str, entry: dict) -> tuple:
+    """(table, entry, skill key, one-handed melee, Sv attribute, off hand, its key and
+    label) of a weapon."""
+
+    def build() -> tuple:
+        key = entry["fardighet"]
+        label = f"{ctx.table('fardigheter').get(key)['name']} (fel hand)"
+        one_hand = table == "narstridsvapen" and entry.get("grepp") == "Enhands"
+        attr = range_attribute(table, entry)
+        return (table, entry, key, one_hand, attr, off_hand(entry), f"{key}_fel_hand", label)
+
+    return ctx.memo(("vapen", table, entry["id"]), build)
+
+
+def arms(ctx: Context, job_id: str, genre_id: str) -> dict:
+    """The weapons a yrke may carry in a genre (one list per weapon table, each weapon
+    with what it demands of STO and STY), its shield, Obeväpnad and the dice of its
+    weapon skills."""
+
+    def build() -> dict:
+        job = ctx.table("yrken").get(job_id)
+        genre = ctx.table("genrer").get(genre_id)
+        lists = []
+        for table in ("narstridsvapen", "avstandsvapen"):
+            tab = ctx.table(table)
+            listed = job.get(f"{table}_per_genre", {}).get(genre_id, job[table])
+            here = [tab.get(w) for w in listed if w in genre[table]]
+            lists.append((table, [(w, w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]))
+        melee = ctx.table("narstridsvapen")
+        shield = None
+        if job.get("skold") and "skold" in melee and "skold" in genre["narstridsvapen"]:
+            shield = _weapon(ctx, "narstridsvapen", melee.get("skold"))
+        unarmed = None
+        if "obevapnad" in melee:
+            unarmed = _weapon(ctx, "narstridsvapen", melee.get("obevapnad"))
+        # Obeväpnad joins every character, unless it is one of the weapons drawn
+        drawable = {w["id"] for _t, needs in lists for w, _s, _y in needs}
+        check_unarmed = "obevapnad" in drawable or (
+            shield is not None and shield[1]["id"] == "obevapnad"
+        )
+        return {
+            "lists": lists,
+            "shield": shield,
+            "unarmed": unarmed,
+            "check_unarmed": check_unarmed,
+            "dice": dice(ctx, job["vapenfardighet"]),
+            # what a character may use depends only on how many demands it meets
+            "sto": sorted({s for _t, needs in lists for _w, s, _y in needs}),
+            "sty": sorted({y for _t, needs in lists for _w, _s, y in needs}),
+        }
+
+    return ctx.memo(("vapenlistor", job_id, genre_id), build)
+
+
+def usable(ctx: Context, job_id: str, genre_id: str, sto: int, sty: int) -> tuple:
+    """Per weapon table: (its name, the weapons usable with STO and STY, those refused)."""
+    plan = arms(ctx, job_id, genre_id)
+    level = (bisect(plan["sto"], sto), bisect(plan["sty"], sty))
+
+    def build() -> tuple:
+        out = []
+        for table, needs in plan["lists"]:
+            fits = [w for w, s, y in needs if sto >= s and sty >= y]
+            refused = [w for w, s, y in needs if not (sto >= s and sty >= y)]
+            out.append((table, fits, refused))
+        return tuple(out)
+
+    return ctx.memo(("vapenval", job_id, genre_id, level), build)
+
+
+def kits(ctx: Context, job_id: str, genre_id: str) -> list[dict]:
+    """The yrke's rustningspaket that exist in the genre."""
+
+    def build() -> list[dict]:
+        table = ctx.table("rustningspaket")
+        listed = ctx.table("yrken").get(job_id)["rustningspaket"]
+        return [table.get(k) for k in listed if genre_id in table.get(k)["genrer"]]
+
+    return ctx.memo(("rustningspaket", job_id, genre_id), build)
+
+
+# -- the steps ---------------------------------------------------------------------------
+
+
+def genre(char: dict, ctx: Context) -> None:
+    """The genre (--genre), among those the chosen art, yrke or template exist in."""
+    allowed, why = open_genres(ctx, char["template"])
+    if allowed is not None and not allowed:
+        raise ChargenError(f"no genre fits these choices: {why}")
+    entry = ctx.choose("genre", "genrer", allowed=allowed, why=why)
+    char["genre"] = entry["id"]
+    char["genre_namn"] = ctx.text(entry["name"])
+
+
+def art(char: dict, ctx: Context) -> None:
+    """The species (--art), among those living in the genre; a player character is a
+    människa unless --art or the prompt says otherwise (an empty answer is that default,
+    as without prompts: the engine's choose would draw one instead)."""
+    living, default = genre_species(ctx, char["genre"])
+    if ctx.options.get("art") is None and default is not None:
+        entry, how = default, "default"
+        if ctx.prompter is not None and len(living) > 1:
+            asked = ctx.prompter.choose("art", ctx.table("arter"), list(living), ctx.rng)
+            if asked is None:
+                ctx.prompter.say("  " + ctx.labels.prompt("default", value=ctx.text(entry["name"])))
+            else:
+                entry, how = asked, "prompt"
+                ctx.options["art"] = entry["id"]  # the batch takes the answer
+        ctx.note(entry, "arter")
+        ctx.log(choice="art", id=entry["id"], name=ctx.text(entry["name"]), by=how)
+    else:
+        entry = ctx.choose(
+            "art",
+            "arter",
+            allowed=living,
+            why=lambda e: (
+                f"the art '{e['id']}' lives in {', '.join(e['genrer'])}, "
+                f"not in the genre '{char['genre']}'"
+            ),
+        )
+    char["art"] = entry["id"]
+    char["art_namn"] = ctx.text(entry["name"])
+
+
+def namn(char: dict, ctx: Context) -> None:
+    """A name of the character's world: from the species' authored name table for the
+    genre (fantasy), else from Faker's locale (modern tid, framtid, or any --locale)."""
+    table = ctx.table("arter").get(char["art"]).get("namntabeller", {}).get(char["genre"])
+    if table is not None and not ctx.locale:
+        char["name"], char["kon"] = ctx.authored_name(table)
+    else:
+        char["name"], char["kon"] = ctx.person_name()
+
+
+def grundegenskaper(char: dict, ctx: Context) -> None:
+    """HÄL, KRA, SKI, STO, STY rolled on the species' dice, with each one's artmaximum."""
+    rolled, _tongue = species(ctx, char["art"])
+    if ctx.kind == "pc":
+        label = ctx.labels
+        char["grundegenskaper"] = {g: ctx.roll(text, label(g)).total for g, text, _r in rolled}
+    else:
+        rand = ctx.rng.random
+        char["grundegenskaper"] = {g: roll(rand) for g, _text, roll in rolled}
+    char["artmaximum"] = ctx.memo(
+        ("artmaximum", char["art"]), lambda: {g: artmaximum(text) for g, text, _r in rolled}
+    )
+
+
+def beraknade(char: dict, ctx: Context) -> None:
+    """LP, Snabbhet, Grundskada and KP per body part, by the document's formulas."""
+    rules = ctx.settings("regler")
+    g = char["grundegenskaper"]
+    points = char["lp"] = lp(g, rules)
+    char["snabbhet"] = snabbhet(g, rules)
+    size = g["sto"] + g["sty"]
+    char["grundskada"] = ctx.memo(("grundskada", size), lambda: grundskada(size, rules))
+    char["kp"] = ctx.memo(
+        ("kp", points),
+        lambda: {p["id"]: kp(points, p) for p in ctx.table("kroppsdelar").entries},
+    )
+    if ctx.kind == "pc":
+        ctx.log(lp=points, snabbhet=char["snabbhet"], grundskada=char["grundskada"])
+
+
+def yrke(char: dict, ctx: Context) -> None:
+    """The yrke (--yrke), among those of the genre, and the skills it gives."""
+    genre_id = char["genre"]
+    entry = ctx.choose(
+        "yrke",
+        "yrken",
+        allowed=ctx.memo(
+            ("yrken", genre_id),
+            lambda: [e for e in ctx.table("yrken").entries if genre_id in e["genrer"]],
+        ),
+        why=lambda e: (
+            f"the yrke '{e['id']}' cannot exist in the genre '{genre_id}' "
+            f"(it exists in {', '.join(e['genrer'])})"
+        ),
+    )
+    char["yrke"] = entry["id"]
+    char["yrke_namn"] = ctx.text(genre_name(entry, genre_id))
+    skills(char, ctx)
+
+
+def skills(char: dict, ctx: Context) -> None:
+    """The skills of the yrke: what everyone has in the genre, the mother tongue and the
+    genre's common tongue, the yrke's own skills and `fritid_antal` leisure skills."""
+    genre_id, rules = char["genre"], ctx.settings("regler")
+    fixed = genre_skills(ctx, genre_id)
+    plan = job_plan(ctx, char["yrke"], genre_id)
+    base_values, base_labels, base_groups = fixed["base"]
+    values = char["fardigheter"] = base_values.copy()
+    labels = char["fardighetsnamn"] = base_labels.copy()
+    groups = char["fardighetsgrupper"] = {g: keys.copy() for g, keys in base_groups.items()}
+    rand = ctx.rng.random
+    pc = ctx.kind == "pc"
+
+    def roll(text_roller: tuple, why: str) -> int:
+        return ctx.roll(text_roller[0], why).total if pc else text_roller[1](rand)
+
+    def add(skill: Skill, amount: int, chosen: tuple | None, why: str) -> str:
+        key, start, value = raise_skill(values, labels, groups, skill, amount, rand, chosen)
+        if pc:
+            ctx.log(fardighet=key, fran=start, till=value, **{"for": why})
+        return key
+
+    # The character's own tongue: the species' if it has one, else one of the genre's.
+    sprak = _skill(ctx, fixed, "sprak")
+    tongue = species(ctx, char["art"])[1]
+    if not tongue:
+        tongues = ctx.table("genrer").get(genre_id)["modersmal"]
+        tongue = tongues[int(rand() * len(tongues))]
+    amount = roll(dice(ctx, rules["modersmal"]), f"Språk {tongue}")
+    native = _specified(ctx, genre_id, sprak, tongue)
+    char["modersmal"] = add(sprak, amount, native, "modersmål")
+    # "alla har minst 10 i det språk som används": the genre's common tongue beside one's own
+    common = ctx.table("genrer").get(genre_id).get("gemensamt_sprak")
+    if common is not None and common != tongue:
+        amount = roll(dice(ctx, rules["gemensamt_sprak_varde"]), f"Språk {common}")
+        chosen = _specified(ctx, genre_id, sprak, common)
+        char["gemensamt_sprak"] = add(sprak, amount, chosen, "gemensamt språk")
+    else:
+        char["gemensamt_sprak"] = char["modersmal"]
+    for skill, text, roll_it, options in plan["given"]:  # Stridskonst last
+        amount = ctx.roll(text, skill.id).total if pc else roll_it(rand)
+        add(skill, amount, _one_of(options, rand), char["yrke"])
+    # Leisure: a few vanliga or kunskap skills of the genre; a yrke's specialisation
+    # of one of them stays its own.
+    leisure = dice(ctx, rules["fritid_varde"])
+    specs = plan["specs"]
+    for entry in ctx.draw("fardigheter", rules["fritid_antal"], among=fixed["leisure"]):
+        skill = fixed["skills"][entry["id"]]
+        amount = roll(leisure, skill.id)
+        add(skill, amount, _one_of(specs.get(skill.id), rand), "fritid")
+
+
+def _one_of(options: tuple | None, rand: Callable[[], float]) -> tuple | None:
+    if not options:
+        return None
+    return options[0] if len(options) == 1 else options[int(rand() * len(options))]
+
+
+def vapen(char: dict, ctx: Context) -> None:
+    """Weapons from the document's tables, suited to yrke and genre, within their
+    demands (bows' STY, great weapons' STO and STY 9): one of each kind the yrke carries
+    here, a shield beside a one-handed melee weapon, Obeväpnad always; each weapon's
+    skill raised, its actual damage worked out, a wrong-hand skill at 1."""
+    g = char["grundegenskaper"]
+    job_id, genre_id = char["yrke"], char["genre"]
+    plan = arms(ctx, job_id, genre_id)
+    pc = ctx.kind == "pc"
+    carried: list[tuple] = []
+    for table, fits, refused in usable(ctx, job_id, genre_id, g["sto"], g["sty"]):
+        if pc:
+            for w in refused:
+                ctx.log(vapen=w["id"], ej_valbart=f"kräver {why_not(w, g)}")
+        if fits:
+            carried.append(_weapon(ctx, table, ctx.pick(table, among=fits)))
+    # A shield with a one-handed melee weapon (the melee weapon, if any, is drawn first).
+    if plan["shield"] is not None and carried and carried[0][3]:
+        carried.append(plan["shield"])
+    fixed = genre_skills(ctx, genre_id)
+    values, labels = char["fardigheter"], char["fardighetsnamn"]
+    groups = char["fardighetsgrupper"]
+    rand = ctx.rng.random
+    text, roll = plan["dice"]
+    rolled: list[str] = []
+    for weapon in carried:
+        key = weapon[2]
+        if key not in rolled:
+            rolled.append(key)
+            amount = ctx.roll(text, key).total if pc else roll(rand)
+            skill = _skill(ctx, fixed, key)
+            key, start, value = raise_skill(values, labels, groups, skill, amount, rand)
+            if pc:
+                ctx.log(fardighet=key, fran=start, till=value, **{"for": weapon[1]["id"]})
+    # Everyone can fight unarmed (the table's first row, with Närkamp).
+    unarmed = plan["unarmed"]
+    if unarmed is not None and (
+        not plan["check_unarmed"] or all(w[1]["id"] != "obevapnad" for w in carried)
+    ):
+        carried.insert(0, unarmed)
+    grund = char["grundskada"]
+    rules = ctx.settings("regler")
+    rows = []
+    for table, entry, key, _one_hand, attr, wrong_hand, off_key, off_label in carried:
+        if key not in values:
+            skill = ctx.table("fardigheter").get(key)
+            set_skill(values, labels, groups, key, skill["name"], skill["grupp"], skill["bas"])
+        row = ctx.memo(
+            ("vapenrad", table, entry["id"], grund),
+            lambda t=table, e=entry: weapon_row(ctx.tables, rules, t, e, grund),
+        ).copy()
+        row["varde"] = values[key]
+        if entry["id"] == "obevapnad":
+            martial_art(row, values, labels, rules)
+        if attr is not None:
+            row["skottvidd_meter"] = g[attr]
+        rows.append(row)
+        if pc:
+            ctx.log(vapen=entry["id"], skada=row["skada"], faktisk_skada=row["faktisk_skada"])
+        if wrong_hand:
+            set_skill(values, labels, groups, off_key, off_label, "strid", rules["fel_hand"])
+    char["vapen"] = rows
+
+
+def rustning(char: dict, ctx: Context) -> None:
+    """Armour and helmet per body part from a kit of the yrke, SP and fatigue rolls."""
+    job_id, genre_id = char["yrke"], char["genre"]
+    among = kits(ctx, job_id, genre_id)
+    if not among:
+        raise ChargenError(
+            f"yrken.toml: the yrke '{job_id}' has no rustningspaket in the genre '{genre_id}'"
+        )
+    kit = ctx.pick("rustningspaket", among=among)
+    kit_id = kit["id"]
+    if ctx.kind == "pc":
+        ctx.log(rustningspaket=kit_id)
+    char["rustningspaket"] = ctx.text(kit["name"])
+    worn = ctx.memo(("utrustning", kit_id), lambda: outfit(kit, ctx.tables, ctx.settings("regler")))
+    # the kit's rows, protection and fatigue rolls: one object each for every wearer
+    char["rustning"] = ctx.memo(("rustning", kit_id), lambda: worn[0])
+    char["skydd"] = ctx.memo(("skydd", kit_id), lambda: worn[1])
+    char["trotthetsslag"] = ctx.memo(("trotthetsslag", kit_id), lambda: worn[2])
+    if ctx.kind == "pc":
+        ctx.log(trotthetsslag=worn[2]["summa"])
