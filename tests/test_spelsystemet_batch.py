@@ -95,16 +95,21 @@ def test_a_raise_stays_within_the_caps_and_keeps_the_sheet_whole(genre_id):
             if skill.id == "sprak" and walk.random() < 0.5:
                 chosen = skill.specified(walk.choice(tongues))
             before = dict(values)
+            heard: list[dict] = []
             try:
-                key, start, value = rules.raise_skill(
-                    values, labels, groups, skill, amount, rng.random, chosen
-                )
+                key = rules.raise_skill(
+                    values, labels, groups, skill, amount, rng.random, chosen,
+                    lambda _heard=heard, **event: _heard.append(event), "fritid",
+                )  # fmt: skip
             except ChargenError as exc:
                 assert not skill.open and "does not exist in the genre" in str(exc)
                 assert values == before
                 refused += 1
                 continue
             raised += 1
+            [event] = heard  # a player character's historik hears each raise
+            assert (event["fardighet"], event["for"]) == (key, "fritid")
+            start, value = event["fran"], event["till"]
             cap = RULES["tak"][skill.grupp]
             if skill.narkamp:
                 cap = min(cap, before.get("narkamp", 0))
@@ -146,7 +151,7 @@ def test_a_klass_skill_takes_a_specification_not_already_held(genre_id):
             values, labels, groups = {"narkamp": 15}, {}, {}
             rng = random.Random(seed)
             keys = [
-                rules.raise_skill(values, labels, groups, skill, 1, rng.random)[0]
+                rules.raise_skill(values, labels, groups, skill, 1, rng.random)
                 for _ in range(len(options))
             ]
             if len(set(options)) == len(options):

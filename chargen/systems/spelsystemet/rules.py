@@ -214,11 +214,14 @@ def raise_skill(
     amount: int,
     rand: Callable[[], float],
     chosen: tuple | None = None,
-) -> tuple[str, int, int]:
+    log: Callable[..., None] | None = None,
+    why: str = "",
+) -> str:
     """Raise a skill by `amount` from its bas (or its current value), within its cap:
     min(start + amount, cap), never below min(start, cap). `chosen` is the specification
     to raise ((key, label, bas, cap, grupp), see Skill); without it a <klass> skill takes
-    one of the genre's. Returns (key, from, to)."""
+    one of the genre's. `log` (a player character's historik) hears the raise, `why` its
+    reason. Returns the key raised."""
     if not skill.open:
         raise ChargenError(
             f"the skill '{skill.id}' does not exist in the genre '{skill.genre['id']}' "
@@ -236,7 +239,9 @@ def raise_skill(
             groups[grupp].append(key)
         else:  # a group of a user's pack that is not in GRUPPER
             groups[grupp] = [key]
-    return key, start, values[key]
+    if log is not None:
+        log(fardighet=key, fran=start, till=values[key], **{"for": why})
+    return key
 
 
 def set_skill(

@@ -130,75 +130,105 @@ def genre_skills(ctx: Context, genre_id: str) -> dict:
             for e in table.entries
             if e["grupp"] in ("vanliga", "kunskap") and skills[e["id"]].open
         ]
-        return {"skills": skills, "base": (values, labels, groups), "leisure": leisure}
+        return {
+            "genre": genre,
+            "skills": skills,
+            "base": (values, labels, groups),
+            "leisure": leisure,
+        }
 
     return ctx.memo(("fardigheter", genre_id), build)
 
 
-def _skill(ctx: Context, fixed: dict, skill_id: str) -> Skill:
-    found = fixed["skills"].get(skill_id)
+def _skill(ctx: Context, skills: dict, skill_id: str) -> Skill:
+    found = skills.get(skill_id)
     if found is None:
         ctx.table("fardigheter").get(skill_id, "färdighet")  # the unknown id, named
     return found
 
 
 def job_plan(ctx: Context, job_id: str, genre_id: str) -> dict:
-    """A yrke in a genre: its skills (Stridskonst last, since Närkamp caps it) with their
-    dice and the specifications it implies, as rules.Skill gives them."""
+    """A yrke in a genre: what everyone has there, the tongues (the genre's own to draw
+    a mother tongue from, its common tongue), the yrke's skills (Stridskonst last, since
+    Närkamp caps it) with their dice and the specifications it implies, as rules.Skill
+    gives them, and the leisure skills with their dice."""
 
     def build() -> dict:
+        rules = ctx.settings("regler")
         job = ctx.table("yrken").get(job_id)
         fixed = genre_skills(ctx, genre_id)
+        skills, genre = fixed["skills"], fixed["genre"]
         specs = {
-            skill_id: tuple(_skill(ctx, fixed, skill_id).specified(s) for s in wanted)
+            skill_id: tuple(_skill(ctx, skills, skill_id).specified(s) for s in wanted)
             for skill_id, wanted in implied_specs(job, ctx.tables, genre_id).items()
         }
         ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
-        given = tuple((_skill(ctx, fixed, s), *dice(ctx, d), specs.get(s, ())) for s, d in ordered)
-        return {"entry": job, "given": given, "specs": specs}
+        sprak = _skill(ctx, skills, "sprak")
+        common = genre.get("gemensamt_sprak")
+        return {
+            **fixed,
+            "given": tuple(
+                (_skill(ctx, skills, s), *dice(ctx, d), specs.get(s, ())) for s, d in ordered
+            ),
+            "specs": specs,
+            "sprak": sprak,
+            "tongues": tuple(genre["modersmal"]),
+            "native": dice(ctx, rules["modersmal"]),
+            "common": common,
+            "common_spec": None if common is None else sprak.specified(common),
+            "common_dice": dice(ctx, rules["gemensamt_sprak_varde"]),
+            "fritid": (rules["fritid_antal"], *dice(ctx, rules["fritid_varde"])),
+        }
 
     return ctx.memo(("yrke", job_id, genre_id), build)
 
 
-def _specified(ctx: Context, genre_id: str, skill: Skill, spec: str) -> tuple:
-    return ctx.memo(("specificerad", genre_id, skill.id, spec), lambda: skill.specified(spec))
-
-
-def _weapon(ctx: Context, table: str, entry: dict) -> tuple:
-    """(table, entry, skill key, one-handed melee, Sv attribute, off hand, its key and
-    label) of a weapon."""
-
-    def build() -> tuple:
-        key = entry["fardighet"]
-        label = f"{ctx.table('fardigheter').get(key)['name']} (fel hand)"
-        one_hand = table == "narstridsvapen" and entry.get("grepp") == "Enhands"
-        attr = range_attribute(table, entry)
-        return (table, entry, key, one_hand, attr, off_hand(entry), f"{key}_fel_hand", label)
-
-    return ctx.memo(("vapen", table, entry["id"]), build)
+def _tongue(ctx: Context, genre_id: str, sprak: Skill, tongue: str) -> tuple:
+    """Språk specified as a mother tongue in a genre."""
+    return ctx.memo(("modersmal", genre_id, tongue), lambda: sprak.specified(tongue))
 
 
 def arms(ctx: Context, job_id: str, genre_id: str) -> dict:
     """The weapons a yrke may carry in a genre (one list per weapon table, each weapon
-    with what it demands of STO and STY), its shield, Obeväpnad and the dice of its
-    weapon skills."""
+    with what it demands of STO and STY), its shield, Obeväpnad, the dice of its weapon
+    skills, and per weapon: (table, entry, skill key, one-handed melee, the grundegenskap
+    of its Sv in metres, a wrong-hand skill, its key and label)."""
 
     def build() -> dict:
         job = ctx.table("yrken").get(job_id)
         genre = ctx.table("genrer").get(genre_id)
+        skills = ctx.table("fardigheter")
+        info = {}
+
+        def weapon(table: str, entry: dict) -> tuple:
+            key = entry["fardighet"]
+            found = info[(table, entry["id"])] = (
+                table,
+                entry,
+                key,
+                table == "narstridsvapen" and entry.get("grepp") == "Enhands",
+                range_attribute(table, entry),
+                off_hand(entry),
+                f"{key}_fel_hand",
+                f"{skills.get(key)['name']} (fel hand)",
+            )
+            return found
+
         lists = []
         for table in ("narstridsvapen", "avstandsvapen"):
             tab = ctx.table(table)
             listed = job.get(f"{table}_per_genre", {}).get(genre_id, job[table])
             here = [tab.get(w) for w in listed if w in genre[table]]
+            for w in here:
+                weapon(table, w)
             lists.append((table, [(w, w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]))
         melee = ctx.table("narstridsvapen")
         shield = None
         if job.get("skold") and "skold" in melee and "skold" in genre["narstridsvapen"]:
-            shield = _weapon(ctx, "narstridsvapen", melee.get("skold"))
+            shield = weapon("narstridsvapen", melee.get("skold"))
         unarmed = None
         if "obevapnad" in melee:
-            unarmed = _weapon(ctx, "narstridsvapen", melee.get("obevapnad"))
+            unarmed = weapon("narstridsvapen", melee.get("obevapnad"))
         # Obeväpnad joins every character, unless it is one of the weapons drawn
         drawable = {w["id"] for _t, needs in lists for w, _s, _y in needs}
         check_unarmed = "obevapnad" in drawable or (
@@ -206,21 +236,23 @@ def arms(ctx: Context, job_id: str, genre_id: str) -> dict:
         )
         return {
             "lists": lists,
+            "info": info,
             "shield": shield,
             "unarmed": unarmed,
             "check_unarmed": check_unarmed,
             "dice": dice(ctx, job["vapenfardighet"]),
+            "skills": genre_skills(ctx, genre_id)["skills"],
             # what a character may use depends only on how many demands it meets
             "sto": sorted({s for _t, needs in lists for _w, s, _y in needs}),
             "sty": sorted({y for _t, needs in lists for _w, _s, y in needs}),
         }
 
-    return ctx.memo(("vapenlistor", job_id, genre_id), build)
+    return ctx.memo(("vapen", job_id, genre_id), build)
 
 
-def usable(ctx: Context, job_id: str, genre_id: str, sto: int, sty: int) -> tuple:
-    """Per weapon table: (its name, the weapons usable with STO and STY, those refused)."""
-    plan = arms(ctx, job_id, genre_id)
+def usable(ctx: Context, plan: dict, job_id: str, genre_id: str, sto: int, sty: int) -> tuple:
+    """Per weapon table of `arms`: (its name, the weapons usable with STO and STY, those
+    refused)."""
     level = (bisect(plan["sto"], sto), bisect(plan["sty"], sty))
 
     def build() -> tuple:
@@ -351,58 +383,54 @@ def yrke(char: dict, ctx: Context) -> None:
 def skills(char: dict, ctx: Context) -> None:
     """The skills of the yrke: what everyone has in the genre, the mother tongue and the
     genre's common tongue, the yrke's own skills and `fritid_antal` leisure skills."""
-    genre_id, rules = char["genre"], ctx.settings("regler")
-    fixed = genre_skills(ctx, genre_id)
+    genre_id = char["genre"]
     plan = job_plan(ctx, char["yrke"], genre_id)
-    base_values, base_labels, base_groups = fixed["base"]
+    base_values, base_labels, base_groups = plan["base"]
     values = char["fardigheter"] = base_values.copy()
     labels = char["fardighetsnamn"] = base_labels.copy()
     groups = char["fardighetsgrupper"] = {g: keys.copy() for g, keys in base_groups.items()}
     rand = ctx.rng.random
     pc = ctx.kind == "pc"
-
-    def roll(text_roller: tuple, why: str) -> int:
-        return ctx.roll(text_roller[0], why).total if pc else text_roller[1](rand)
-
-    def add(skill: Skill, amount: int, chosen: tuple | None, why: str) -> str:
-        key, start, value = raise_skill(values, labels, groups, skill, amount, rand, chosen)
-        if pc:
-            ctx.log(fardighet=key, fran=start, till=value, **{"for": why})
-        return key
-
+    log = ctx.log if pc else None
     # The character's own tongue: the species' if it has one, else one of the genre's.
-    sprak = _skill(ctx, fixed, "sprak")
+    sprak = plan["sprak"]
     tongue = species(ctx, char["art"])[1]
     if not tongue:
-        tongues = ctx.table("genrer").get(genre_id)["modersmal"]
+        tongues = plan["tongues"]
         tongue = tongues[int(rand() * len(tongues))]
-    amount = roll(dice(ctx, rules["modersmal"]), f"Språk {tongue}")
-    native = _specified(ctx, genre_id, sprak, tongue)
-    char["modersmal"] = add(sprak, amount, native, "modersmål")
+    text, roll = plan["native"]
+    amount = ctx.roll(text, f"Språk {tongue}").total if pc else roll(rand)
+    native = _tongue(ctx, genre_id, sprak, tongue)
+    key = raise_skill(values, labels, groups, sprak, amount, rand, native, log, "modersmål")
+    char["modersmal"] = key
     # "alla har minst 10 i det språk som används": the genre's common tongue beside one's own
-    common = ctx.table("genrer").get(genre_id).get("gemensamt_sprak")
+    common = plan["common"]
     if common is not None and common != tongue:
-        amount = roll(dice(ctx, rules["gemensamt_sprak_varde"]), f"Språk {common}")
-        chosen = _specified(ctx, genre_id, sprak, common)
-        char["gemensamt_sprak"] = add(sprak, amount, chosen, "gemensamt språk")
-    else:
-        char["gemensamt_sprak"] = char["modersmal"]
-    for skill, text, roll_it, options in plan["given"]:  # Stridskonst last
-        amount = ctx.roll(text, skill.id).total if pc else roll_it(rand)
-        add(skill, amount, _one_of(options, rand), char["yrke"])
-    # Leisure: a few vanliga or kunskap skills of the genre; a yrke's specialisation
-    # of one of them stays its own.
-    leisure = dice(ctx, rules["fritid_varde"])
-    specs = plan["specs"]
-    for entry in ctx.draw("fardigheter", rules["fritid_antal"], among=fixed["leisure"]):
-        skill = fixed["skills"][entry["id"]]
-        amount = roll(leisure, skill.id)
-        add(skill, amount, _one_of(specs.get(skill.id), rand), "fritid")
+        text, roll = plan["common_dice"]
+        amount = ctx.roll(text, f"Språk {common}").total if pc else roll(rand)
+        chosen = plan["common_spec"]
+        key = raise_skill(
+            values, labels, groups, sprak, amount, rand, chosen, log, "gemensamt språk"
+        )
+    char["gemensamt_sprak"] = key
+    why = char["yrke"]
+    for skill, text, roll, options in plan["given"]:  # Stridskonst last
+        amount = ctx.roll(text, skill.id).total if pc else roll(rand)
+        chosen = _one_of(options, rand) if options else None
+        raise_skill(values, labels, groups, skill, amount, rand, chosen, log, why)
+    # Leisure: a few vanliga or kunskap skills of the genre; a yrke's specialisation of
+    # one of them stays its own.
+    count, text, roll = plan["fritid"]
+    specs, every = plan["specs"], plan["skills"]
+    for entry in ctx.draw("fardigheter", count, among=plan["leisure"]):
+        skill = every[entry["id"]]
+        amount = ctx.roll(text, skill.id).total if pc else roll(rand)
+        options = specs.get(skill.id)
+        chosen = _one_of(options, rand) if options else None
+        raise_skill(values, labels, groups, skill, amount, rand, chosen, log, "fritid")
 
 
-def _one_of(options: tuple | None, rand: Callable[[], float]) -> tuple | None:
-    if not options:
-        return None
+def _one_of(options: tuple, rand: Callable[[], float]) -> tuple:
     return options[0] if len(options) == 1 else options[int(rand() * len(options))]
 
 
@@ -414,21 +442,23 @@ def vapen(char: dict, ctx: Context) -> None:
     g = char["grundegenskaper"]
     job_id, genre_id = char["yrke"], char["genre"]
     plan = arms(ctx, job_id, genre_id)
+    info = plan["info"]
     pc = ctx.kind == "pc"
     carried: list[tuple] = []
-    for table, fits, refused in usable(ctx, job_id, genre_id, g["sto"], g["sty"]):
+    for table, fits, refused in usable(ctx, plan, job_id, genre_id, g["sto"], g["sty"]):
         if pc:
             for w in refused:
                 ctx.log(vapen=w["id"], ej_valbart=f"kräver {why_not(w, g)}")
         if fits:
-            carried.append(_weapon(ctx, table, ctx.pick(table, among=fits)))
+            carried.append(info[(table, ctx.pick(table, among=fits)["id"])])
     # A shield with a one-handed melee weapon (the melee weapon, if any, is drawn first).
     if plan["shield"] is not None and carried and carried[0][3]:
         carried.append(plan["shield"])
-    fixed = genre_skills(ctx, genre_id)
+    skills = plan["skills"]
     values, labels = char["fardigheter"], char["fardighetsnamn"]
     groups = char["fardighetsgrupper"]
     rand = ctx.rng.random
+    log = ctx.log if pc else None
     text, roll = plan["dice"]
     rolled: list[str] = []
     for weapon in carried:
@@ -436,10 +466,8 @@ def vapen(char: dict, ctx: Context) -> None:
         if key not in rolled:
             rolled.append(key)
             amount = ctx.roll(text, key).total if pc else roll(rand)
-            skill = _skill(ctx, fixed, key)
-            key, start, value = raise_skill(values, labels, groups, skill, amount, rand)
-            if pc:
-                ctx.log(fardighet=key, fran=start, till=value, **{"for": weapon[1]["id"]})
+            skill = _skill(ctx, skills, key)
+            raise_skill(values, labels, groups, skill, amount, rand, None, log, weapon[1]["id"])
     # Everyone can fight unarmed (the table's first row, with Närkamp).
     unarmed = plan["unarmed"]
     if unarmed is not None and (
