@@ -227,12 +227,19 @@ def raise_skill(
             f"the skill '{skill.id}' does not exist in the genre '{skill.genre['id']}' "
             f"(it exists in {', '.join(skill.entry['genrer'])})"
         )
-    key, label, bas, _cap, grupp = chosen or skill.choose(values, rand)
+    if chosen is None:
+        chosen = skill.whole if skill.klass is None else skill.choose(values, rand)
+    key, label, bas, cap, grupp = chosen
+    if cap is None or skill.narkamp:
+        cap = skill.cap_for(values)  # a missing cap is a fault; Stridskonst's is Närkamp
     start = values.get(key, bas)
-    cap = skill.cap_for(values)  # a missing cap is a fault; Stridskonst's is Närkamp
-    value = start + amount if start + amount < cap else cap
-    floor = start if start < cap else cap
-    values[key] = value if value > floor else floor
+    value = start + amount
+    if value > cap:
+        value = cap
+    floor = start if start < cap else cap  # never below where it was (within the cap)
+    if value < floor:
+        value = floor
+    values[key] = value
     if key not in labels:
         labels[key] = label
         if grupp in groups:
@@ -240,7 +247,7 @@ def raise_skill(
         else:  # a group of a user's pack that is not in GRUPPER
             groups[grupp] = [key]
     if log is not None:
-        log(fardighet=key, fran=start, till=values[key], **{"for": why})
+        log(fardighet=key, fran=start, till=value, **{"for": why})
     return key
 
 

@@ -1,12 +1,12 @@
-"""The player character's creation steps, in the order the procedure walks them; the
-NPC walks most of them too (npcs.py has its own template, species and yrke).
+"""The player character's creation steps, in the order the procedure walks them; an
+NPC walks them too, but for its template, species and yrke (npcs.py).
 
 Each step is a function ``(character, ctx) -> None`` drawing from its own stream
 (`ctx.rng`); what it reads of the character is declared beside it in the system's
 declaration (chargen/systems/spelsystemet/__init__.py). What the tables fix for a
-batch (the genres a choice leaves open, a species' dice, the skills of a genre, a
-yrke's skills and weapons in a genre, a weapon's row for a Grundskada, a kit's
-armour) is worked out once through `ctx.memo`; the artmaximum, KP and armour a
+batch (the genres a choice leaves open, a species' dice, a yrke's skills, weapons
+and kits in a genre, a weapon's row for a Grundskada, a kit's armour) is worked out
+once through `ctx.memo`, by the builders below; the artmaximum, KP and armour a
 character gets are the memo's own objects, shared by every member that has them.
 
 A player character rolls through `ctx.roll` and logs every choice, roll and raise
@@ -48,7 +48,11 @@ from chargen.systems.spelsystemet.rules import (
 
 def dice(ctx: Context, expression: str) -> tuple[str, Callable]:
     """A dice expression of the tables and its roller (rules.roller), parsed once."""
-    return ctx.memo(("dice", expression), lambda: (expression, roller(expression)))
+    return ctx.memo(("dice", expression), _dice, expression)
+
+
+def _dice(expression: str) -> tuple[str, Callable]:
+    return expression, roller(expression)
 
 
 def open_genres(ctx: Context, template_id: str | None) -> tuple[list[dict] | None, str]:
@@ -56,88 +60,85 @@ def open_genres(ctx: Context, template_id: str | None) -> tuple[list[dict] | Non
     are not: those the --art lives in, the --yrke (a PC's) and the template exist in."""
     art = ctx.options.get("art")
     yrke = ctx.options.get("yrke") if ctx.kind == "pc" else None
+    return ctx.memo(("genrer", template_id, art, yrke), _open_genres, ctx, template_id, art, yrke)
 
-    def build() -> tuple[list[dict] | None, str]:
-        tables = ctx.tables
-        genres = list(tables["genrer"].entries)
-        reasons = []
-        if art and art in tables["arter"]:
-            open_ = tables["arter"].get(art)["genrer"]
-            genres = [g for g in genres if g["id"] in open_]
-            reasons.append(f"the art '{art}' lives in {', '.join(open_)}")
-        if yrke and yrke in tables["yrken"]:
-            open_ = tables["yrken"].get(yrke)["genrer"]
-            genres = [g for g in genres if g["id"] in open_]
-            reasons.append(f"the yrke '{yrke}' exists in {', '.join(open_)}")
-        if template_id is not None:
-            template = tables["mallar"].get(template_id)
-            open_ = sorted({g for y in template["yrken"] for g in tables["yrken"].get(y)["genrer"]})
-            genres = [g for g in genres if g["id"] in open_]
-            reasons.append(f"the template '{template['id']}' exists in {', '.join(open_)}")
-        every = len(genres) == len(tables["genrer"].entries)
-        return (None if every else genres), "; ".join(reasons)
 
-    return ctx.memo(("genrer", template_id, art, yrke), build)
+def _open_genres(ctx: Context, template_id: str | None, art: str | None, yrke: str | None):
+    tables = ctx.tables
+    genres = list(tables["genrer"].entries)
+    reasons = []
+    if art and art in tables["arter"]:
+        open_ = tables["arter"].get(art)["genrer"]
+        genres = [g for g in genres if g["id"] in open_]
+        reasons.append(f"the art '{art}' lives in {', '.join(open_)}")
+    if yrke and yrke in tables["yrken"]:
+        open_ = tables["yrken"].get(yrke)["genrer"]
+        genres = [g for g in genres if g["id"] in open_]
+        reasons.append(f"the yrke '{yrke}' exists in {', '.join(open_)}")
+    if template_id is not None:
+        template = tables["mallar"].get(template_id)
+        open_ = sorted({g for y in template["yrken"] for g in tables["yrken"].get(y)["genrer"]})
+        genres = [g for g in genres if g["id"] in open_]
+        reasons.append(f"the template '{template['id']}' exists in {', '.join(open_)}")
+    every = len(genres) == len(tables["genrer"].entries)
+    return (None if every else genres), "; ".join(reasons)
 
 
 def genre_species(ctx: Context, genre_id: str) -> tuple[list[dict], dict | None]:
     """The species living in a genre, and människa if it lives there."""
-
-    def build() -> tuple[list[dict], dict | None]:
-        tab = ctx.table("arter")
-        living = [e for e in tab.entries if genre_id in e["genrer"]]
-        default = tab.get("manniska") if "manniska" in tab else None
-        return living, (default if default in living else None)
-
-    return ctx.memo(("arter", genre_id), build)
+    return ctx.memo(("arter", genre_id), _genre_species, ctx, genre_id)
 
 
-def species(ctx: Context, art_id: str) -> tuple[tuple, str | None]:
-    """A species' dice per grundegenskap ((grundegenskap, expression, roller), in
-    GRUNDEGENSKAPER's order) and its mother tongue."""
+def _genre_species(ctx: Context, genre_id: str) -> tuple[list[dict], dict | None]:
+    tab = ctx.table("arter")
+    living = [e for e in tab.entries if genre_id in e["genrer"]]
+    default = tab.get("manniska") if "manniska" in tab else None
+    return living, (default if default in living else None)
 
-    def build() -> tuple[tuple, str | None]:
-        entry = ctx.table("arter").get(art_id)
-        rolled = entry["tarningar"]
-        missing = [g for g in GRUNDEGENSKAPER if g not in rolled]
-        if missing:
-            raise ChargenError(f"arter.toml: '{art_id}' has no dice for {', '.join(missing)}")
-        return tuple((g, *dice(ctx, rolled[g])) for g in GRUNDEGENSKAPER), entry.get("modersmal")
 
-    return ctx.memo(("art", art_id), build)
+def species(ctx: Context, art_id: str) -> dict:
+    """A species' dice per grundegenskap (`rolled`: (grundegenskap, expression, roller),
+    in GRUNDEGENSKAPER's order), its `artmaximum` and its mother tongue."""
+    return ctx.memo(("art", art_id), _species, ctx, art_id)
+
+
+def _species(ctx: Context, art_id: str) -> dict:
+    entry = ctx.table("arter").get(art_id)
+    rolled = entry["tarningar"]
+    missing = [g for g in GRUNDEGENSKAPER if g not in rolled]
+    if missing:
+        raise ChargenError(f"arter.toml: '{art_id}' has no dice for {', '.join(missing)}")
+    return {
+        "rolled": tuple((g, *dice(ctx, rolled[g])) for g in GRUNDEGENSKAPER),
+        "artmaximum": {g: artmaximum(rolled[g]) for g in GRUNDEGENSKAPER},
+        "modersmal": entry.get("modersmal"),
+    }
 
 
 def genre_skills(ctx: Context, genre_id: str) -> dict:
     """The skills as a genre has them (id -> rules.Skill), what everyone has there (every
     skill with a bas above 0 that exists there: values, labels, groups) and the leisure
     skills to draw from (its vanliga and kunskap skills)."""
+    return ctx.memo(("fardigheter", genre_id), _genre_skills, ctx, genre_id)
 
-    def build() -> dict:
-        table = ctx.table("fardigheter")
-        genre = ctx.table("genrer").get(genre_id)
-        tak = ctx.setting("regler", "tak")
-        skills = {e["id"]: Skill(e, genre, tak) for e in table.entries}
-        values: dict[str, int] = {}
-        labels: dict[str, str] = {}
-        groups: dict[str, list[str]] = {g: [] for g in GRUPPER}
-        for entry in table.entries:
-            skill = skills[entry["id"]]
-            if entry["bas"] > 0 and not skill.klass and skill.open:
-                value = min(skill.bas, skill.cap_for(values))
-                set_skill(values, labels, groups, skill.id, skill.whole[1], skill.grupp, value)
-        leisure = [
-            e
-            for e in table.entries
-            if e["grupp"] in ("vanliga", "kunskap") and skills[e["id"]].open
-        ]
-        return {
-            "genre": genre,
-            "skills": skills,
-            "base": (values, labels, groups),
-            "leisure": leisure,
-        }
 
-    return ctx.memo(("fardigheter", genre_id), build)
+def _genre_skills(ctx: Context, genre_id: str) -> dict:
+    table = ctx.table("fardigheter")
+    genre = ctx.table("genrer").get(genre_id)
+    tak = ctx.setting("regler", "tak")
+    skills = {e["id"]: Skill(e, genre, tak) for e in table.entries}
+    values: dict[str, int] = {}
+    labels: dict[str, str] = {}
+    groups: dict[str, list[str]] = {g: [] for g in GRUPPER}
+    for entry in table.entries:
+        skill = skills[entry["id"]]
+        if entry["bas"] > 0 and not skill.klass and skill.open:
+            value = min(skill.bas, skill.cap_for(values))
+            set_skill(values, labels, groups, skill.id, skill.whole[1], skill.grupp, value)
+    leisure = [
+        e for e in table.entries if e["grupp"] in ("vanliga", "kunskap") and skills[e["id"]].open
+    ]
+    return {"genre": genre, "skills": skills, "base": (values, labels, groups), "leisure": leisure}
 
 
 def _skill(ctx: Context, skills: dict, skill_id: str) -> Skill:
@@ -152,40 +153,40 @@ def job_plan(ctx: Context, job_id: str, genre_id: str) -> dict:
     a mother tongue from, its common tongue), the yrke's skills (Stridskonst last, since
     Närkamp caps it) with their dice and the specifications it implies, as rules.Skill
     gives them, and the leisure skills with their dice."""
+    return ctx.memo(("yrke", job_id, genre_id), _job_plan, ctx, job_id, genre_id)
 
-    def build() -> dict:
-        rules = ctx.settings("regler")
-        job = ctx.table("yrken").get(job_id)
-        fixed = genre_skills(ctx, genre_id)
-        skills, genre = fixed["skills"], fixed["genre"]
-        specs = {
-            skill_id: tuple(_skill(ctx, skills, skill_id).specified(s) for s in wanted)
-            for skill_id, wanted in implied_specs(job, ctx.tables, genre_id).items()
-        }
-        ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
-        sprak = _skill(ctx, skills, "sprak")
-        common = genre.get("gemensamt_sprak")
-        return {
-            **fixed,
-            "given": tuple(
-                (_skill(ctx, skills, s), *dice(ctx, d), specs.get(s, ())) for s, d in ordered
-            ),
-            "specs": specs,
-            "sprak": sprak,
-            "tongues": tuple(genre["modersmal"]),
-            "native": dice(ctx, rules["modersmal"]),
-            "common": common,
-            "common_spec": None if common is None else sprak.specified(common),
-            "common_dice": dice(ctx, rules["gemensamt_sprak_varde"]),
-            "fritid": (rules["fritid_antal"], *dice(ctx, rules["fritid_varde"])),
-        }
 
-    return ctx.memo(("yrke", job_id, genre_id), build)
+def _job_plan(ctx: Context, job_id: str, genre_id: str) -> dict:
+    rules = ctx.settings("regler")
+    job = ctx.table("yrken").get(job_id)
+    fixed = genre_skills(ctx, genre_id)
+    skills, genre = fixed["skills"], fixed["genre"]
+    specs = {
+        skill_id: tuple(_skill(ctx, skills, skill_id).specified(s) for s in wanted)
+        for skill_id, wanted in implied_specs(job, ctx.tables, genre_id).items()
+    }
+    ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
+    sprak = _skill(ctx, skills, "sprak")
+    common = genre.get("gemensamt_sprak")
+    return {
+        **fixed,
+        "given": tuple(
+            (_skill(ctx, skills, s), *dice(ctx, d), specs.get(s, ())) for s, d in ordered
+        ),
+        "specs": specs,
+        "sprak": sprak,
+        "tongues": tuple(genre["modersmal"]),
+        "native": dice(ctx, rules["modersmal"]),
+        "common": common,
+        "common_spec": None if common is None else sprak.specified(common),
+        "common_dice": dice(ctx, rules["gemensamt_sprak_varde"]),
+        "fritid": (rules["fritid_antal"], *dice(ctx, rules["fritid_varde"])),
+    }
 
 
 def _tongue(ctx: Context, genre_id: str, sprak: Skill, tongue: str) -> tuple:
     """Språk specified as a mother tongue in a genre."""
-    return ctx.memo(("modersmal", genre_id, tongue), lambda: sprak.specified(tongue))
+    return ctx.memo(("modersmal", genre_id, tongue), sprak.specified, tongue)
 
 
 def arms(ctx: Context, job_id: str, genre_id: str) -> dict:
@@ -193,88 +194,102 @@ def arms(ctx: Context, job_id: str, genre_id: str) -> dict:
     with what it demands of STO and STY), its shield, Obeväpnad, the dice of its weapon
     skills, and per weapon: (table, entry, skill key, one-handed melee, the grundegenskap
     of its Sv in metres, a wrong-hand skill, its key and label)."""
+    return ctx.memo(("vapen", job_id, genre_id), _arms, ctx, job_id, genre_id)
 
-    def build() -> dict:
-        job = ctx.table("yrken").get(job_id)
-        genre = ctx.table("genrer").get(genre_id)
-        skills = ctx.table("fardigheter")
-        info = {}
 
-        def weapon(table: str, entry: dict) -> tuple:
-            key = entry["fardighet"]
-            found = info[(table, entry["id"])] = (
-                table,
-                entry,
-                key,
-                table == "narstridsvapen" and entry.get("grepp") == "Enhands",
-                range_attribute(table, entry),
-                off_hand(entry),
-                f"{key}_fel_hand",
-                f"{skills.get(key)['name']} (fel hand)",
-            )
-            return found
+def _arms(ctx: Context, job_id: str, genre_id: str) -> dict:
+    job = ctx.table("yrken").get(job_id)
+    genre = ctx.table("genrer").get(genre_id)
+    skills = ctx.table("fardigheter")
+    info = {}
 
-        lists = []
-        for table in ("narstridsvapen", "avstandsvapen"):
-            tab = ctx.table(table)
-            listed = job.get(f"{table}_per_genre", {}).get(genre_id, job[table])
-            here = [tab.get(w) for w in listed if w in genre[table]]
-            for w in here:
-                weapon(table, w)
-            lists.append((table, [(w, w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]))
-        melee = ctx.table("narstridsvapen")
-        shield = None
-        if job.get("skold") and "skold" in melee and "skold" in genre["narstridsvapen"]:
-            shield = weapon("narstridsvapen", melee.get("skold"))
-        unarmed = None
-        if "obevapnad" in melee:
-            unarmed = weapon("narstridsvapen", melee.get("obevapnad"))
-        # Obeväpnad joins every character, unless it is one of the weapons drawn
-        drawable = {w["id"] for _t, needs in lists for w, _s, _y in needs}
-        check_unarmed = "obevapnad" in drawable or (
-            shield is not None and shield[1]["id"] == "obevapnad"
+    def weapon(table: str, entry: dict) -> tuple:
+        key = entry["fardighet"]
+        found = info[(table, entry["id"])] = (
+            table,
+            entry,
+            key,
+            table == "narstridsvapen" and entry.get("grepp") == "Enhands",
+            range_attribute(table, entry),
+            off_hand(entry),
+            f"{key}_fel_hand",
+            f"{skills.get(key)['name']} (fel hand)",
         )
-        return {
-            "lists": lists,
-            "info": info,
-            "shield": shield,
-            "unarmed": unarmed,
-            "check_unarmed": check_unarmed,
-            "dice": dice(ctx, job["vapenfardighet"]),
-            "skills": genre_skills(ctx, genre_id)["skills"],
-            # what a character may use depends only on how many demands it meets
-            "sto": sorted({s for _t, needs in lists for _w, s, _y in needs}),
-            "sty": sorted({y for _t, needs in lists for _w, _s, y in needs}),
-        }
+        return found
 
-    return ctx.memo(("vapen", job_id, genre_id), build)
+    lists = []
+    for table in ("narstridsvapen", "avstandsvapen"):
+        tab = ctx.table(table)
+        listed = job.get(f"{table}_per_genre", {}).get(genre_id, job[table])
+        here = [tab.get(w) for w in listed if w in genre[table]]
+        for w in here:
+            weapon(table, w)
+        lists.append((table, [(w, w.get("min_sto", 0), w.get("min_sty", 0)) for w in here]))
+    melee = ctx.table("narstridsvapen")
+    shield = None
+    if job.get("skold") and "skold" in melee and "skold" in genre["narstridsvapen"]:
+        shield = weapon("narstridsvapen", melee.get("skold"))
+    unarmed = None
+    if "obevapnad" in melee:
+        unarmed = weapon("narstridsvapen", melee.get("obevapnad"))
+    # Obeväpnad joins every character, unless it is one of the weapons drawn
+    drawable = {w["id"] for _t, needs in lists for w, _s, _y in needs}
+    check_unarmed = "obevapnad" in drawable or (
+        shield is not None and shield[1]["id"] == "obevapnad"
+    )
+    return {
+        "lists": lists,
+        "info": info,
+        "shield": shield,
+        "unarmed": unarmed,
+        "check_unarmed": check_unarmed,
+        "dice": dice(ctx, job["vapenfardighet"]),
+        "skills": genre_skills(ctx, genre_id)["skills"],
+        # what a character may use depends only on how many demands it meets
+        "sto": sorted({s for _t, needs in lists for _w, s, _y in needs}),
+        "sty": sorted({y for _t, needs in lists for _w, _s, y in needs}),
+    }
 
 
 def usable(ctx: Context, plan: dict, job_id: str, genre_id: str, sto: int, sty: int) -> tuple:
     """Per weapon table of `arms`: (its name, the weapons usable with STO and STY, those
     refused)."""
     level = (bisect(plan["sto"], sto), bisect(plan["sty"], sty))
+    return ctx.memo(("vapenval", job_id, genre_id, level), _usable, plan, sto, sty)
 
-    def build() -> tuple:
-        out = []
-        for table, needs in plan["lists"]:
-            fits = [w for w, s, y in needs if sto >= s and sty >= y]
-            refused = [w for w, s, y in needs if not (sto >= s and sty >= y)]
-            out.append((table, fits, refused))
-        return tuple(out)
 
-    return ctx.memo(("vapenval", job_id, genre_id, level), build)
+def _usable(plan: dict, sto: int, sty: int) -> tuple:
+    out = []
+    for table, needs in plan["lists"]:
+        fits = [w for w, s, y in needs if sto >= s and sty >= y]
+        refused = [w for w, s, y in needs if not (sto >= s and sty >= y)]
+        out.append((table, fits, refused))
+    return tuple(out)
 
 
 def kits(ctx: Context, job_id: str, genre_id: str) -> list[dict]:
     """The yrke's rustningspaket that exist in the genre."""
+    return ctx.memo(("rustningspaket", job_id, genre_id), _kits, ctx, job_id, genre_id)
 
-    def build() -> list[dict]:
-        table = ctx.table("rustningspaket")
-        listed = ctx.table("yrken").get(job_id)["rustningspaket"]
-        return [table.get(k) for k in listed if genre_id in table.get(k)["genrer"]]
 
-    return ctx.memo(("rustningspaket", job_id, genre_id), build)
+def _kits(ctx: Context, job_id: str, genre_id: str) -> list[dict]:
+    table = ctx.table("rustningspaket")
+    listed = ctx.table("yrken").get(job_id)["rustningspaket"]
+    return [table.get(k) for k in listed if genre_id in table.get(k)["genrer"]]
+
+
+def _kp(ctx: Context, points: int) -> dict[str, int]:
+    return {p["id"]: kp(points, p) for p in ctx.table("kroppsdelar").entries}
+
+
+def worn(ctx: Context, kit: dict) -> dict:
+    """A kit's armour rows, protection per body part and fatigue rolls (rules.outfit)."""
+    return ctx.memo(("utrustning", kit["id"]), _worn, ctx, kit)
+
+
+def _worn(ctx: Context, kit: dict) -> dict:
+    rows, skydd, trotthet = outfit(kit, ctx.tables, ctx.settings("regler"))
+    return {"rustning": rows, "skydd": skydd, "trotthetsslag": trotthet}
 
 
 # -- the steps ---------------------------------------------------------------------------
@@ -293,14 +308,15 @@ def genre(char: dict, ctx: Context) -> None:
 def art(char: dict, ctx: Context) -> None:
     """The species (--art), among those living in the genre; a player character is a
     människa unless --art or the prompt says otherwise (an empty answer is that default,
-    as without prompts: the engine's choose would draw one instead)."""
+    as without prompts, where the engine's choose would draw one instead)."""
     living, default = genre_species(ctx, char["genre"])
     if ctx.options.get("art") is None and default is not None:
         entry, how = default, "default"
         if ctx.prompter is not None and len(living) > 1:
             asked = ctx.prompter.choose("art", ctx.table("arter"), list(living), ctx.rng)
             if asked is None:
-                ctx.prompter.say("  " + ctx.labels.prompt("default", value=ctx.text(entry["name"])))
+                name = ctx.text(entry["name"])
+                ctx.prompter.say("  " + ctx.labels.prompt("default", value=name))
             else:
                 entry, how = asked, "prompt"
                 ctx.options["art"] = entry["id"]  # the batch takes the answer
@@ -332,16 +348,16 @@ def namn(char: dict, ctx: Context) -> None:
 
 def grundegenskaper(char: dict, ctx: Context) -> None:
     """HÄL, KRA, SKI, STO, STY rolled on the species' dice, with each one's artmaximum."""
-    rolled, _tongue = species(ctx, char["art"])
+    fixed = species(ctx, char["art"])
     if ctx.kind == "pc":
         label = ctx.labels
-        char["grundegenskaper"] = {g: ctx.roll(text, label(g)).total for g, text, _r in rolled}
+        char["grundegenskaper"] = {
+            g: ctx.roll(text, label(g)).total for g, text, _r in fixed["rolled"]
+        }
     else:
         rand = ctx.rng.random
-        char["grundegenskaper"] = {g: roll(rand) for g, _text, roll in rolled}
-    char["artmaximum"] = ctx.memo(
-        ("artmaximum", char["art"]), lambda: {g: artmaximum(text) for g, text, _r in rolled}
-    )
+        char["grundegenskaper"] = {g: roll(rand) for g, _text, roll in fixed["rolled"]}
+    char["artmaximum"] = fixed["artmaximum"]
 
 
 def beraknade(char: dict, ctx: Context) -> None:
@@ -351,11 +367,8 @@ def beraknade(char: dict, ctx: Context) -> None:
     points = char["lp"] = lp(g, rules)
     char["snabbhet"] = snabbhet(g, rules)
     size = g["sto"] + g["sty"]
-    char["grundskada"] = ctx.memo(("grundskada", size), lambda: grundskada(size, rules))
-    char["kp"] = ctx.memo(
-        ("kp", points),
-        lambda: {p["id"]: kp(points, p) for p in ctx.table("kroppsdelar").entries},
-    )
+    char["grundskada"] = ctx.memo(("grundskada", size), grundskada, size, rules)
+    char["kp"] = ctx.memo(("kp", points), _kp, ctx, points)  # one object per LP
     if ctx.kind == "pc":
         ctx.log(lp=points, snabbhet=char["snabbhet"], grundskada=char["grundskada"])
 
@@ -366,10 +379,7 @@ def yrke(char: dict, ctx: Context) -> None:
     entry = ctx.choose(
         "yrke",
         "yrken",
-        allowed=ctx.memo(
-            ("yrken", genre_id),
-            lambda: [e for e in ctx.table("yrken").entries if genre_id in e["genrer"]],
-        ),
+        allowed=ctx.memo(("yrken", genre_id), _jobs, ctx, genre_id),
         why=lambda e: (
             f"the yrke '{e['id']}' cannot exist in the genre '{genre_id}' "
             f"(it exists in {', '.join(e['genrer'])})"
@@ -378,6 +388,10 @@ def yrke(char: dict, ctx: Context) -> None:
     char["yrke"] = entry["id"]
     char["yrke_namn"] = ctx.text(genre_name(entry, genre_id))
     skills(char, ctx)
+
+
+def _jobs(ctx: Context, genre_id: str) -> list[dict]:
+    return [e for e in ctx.table("yrken").entries if genre_id in e["genrer"]]
 
 
 def skills(char: dict, ctx: Context) -> None:
@@ -394,7 +408,7 @@ def skills(char: dict, ctx: Context) -> None:
     log = ctx.log if pc else None
     # The character's own tongue: the species' if it has one, else one of the genre's.
     sprak = plan["sprak"]
-    tongue = species(ctx, char["art"])[1]
+    tongue = species(ctx, char["art"])["modersmal"]
     if not tongue:
         tongues = plan["tongues"]
         tongue = tongues[int(rand() * len(tongues))]
@@ -483,8 +497,13 @@ def vapen(char: dict, ctx: Context) -> None:
             set_skill(values, labels, groups, key, skill["name"], skill["grupp"], skill["bas"])
         row = ctx.memo(
             ("vapenrad", table, entry["id"], grund),
-            lambda t=table, e=entry: weapon_row(ctx.tables, rules, t, e, grund),
-        ).copy()
+            weapon_row,
+            ctx.tables,
+            rules,
+            table,
+            entry,
+            grund,
+        ).copy()  # the character's own: its skill value goes in
         row["varde"] = values[key]
         if entry["id"] == "obevapnad":
             martial_art(row, values, labels, rules)
@@ -511,10 +530,10 @@ def rustning(char: dict, ctx: Context) -> None:
     if ctx.kind == "pc":
         ctx.log(rustningspaket=kit_id)
     char["rustningspaket"] = ctx.text(kit["name"])
-    worn = ctx.memo(("utrustning", kit_id), lambda: outfit(kit, ctx.tables, ctx.settings("regler")))
     # the kit's rows, protection and fatigue rolls: one object each for every wearer
-    char["rustning"] = ctx.memo(("rustning", kit_id), lambda: worn[0])
-    char["skydd"] = ctx.memo(("skydd", kit_id), lambda: worn[1])
-    char["trotthetsslag"] = ctx.memo(("trotthetsslag", kit_id), lambda: worn[2])
+    fixed = worn(ctx, kit)
+    char["rustning"] = fixed["rustning"]
+    char["skydd"] = fixed["skydd"]
+    char["trotthetsslag"] = fixed["trotthetsslag"]
     if ctx.kind == "pc":
-        ctx.log(trotthetsslag=worn[2]["summa"])
+        ctx.log(trotthetsslag=char["trotthetsslag"]["summa"])
