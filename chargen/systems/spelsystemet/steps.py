@@ -340,9 +340,13 @@ def namn(char: dict, ctx: Context) -> None:
     """A name of the character's world: from the species' authored name table for the
     genre (fantasy), else from Faker's locale (modern tid, framtid, or any --locale)."""
     table = ctx.table("arter").get(char["art"]).get("namntabeller", {}).get(char["genre"])
+    # a batch keeps names unique within their source: a small table (the trolls') that
+    # runs out numbers its own, not everyone's
     if table is not None and not ctx.locale:
+        ctx.name_space = f"{table}.toml"
         char["name"], char["kon"] = ctx.authored_name(table)
     else:
+        ctx.name_space = f"Faker {ctx.locale or ctx.system.locale}"
         char["name"], char["kon"] = ctx.person_name()
 
 
