@@ -167,14 +167,13 @@ def _piece(*keys: str, head: bool = False) -> Part:
     return Part(keys, build)
 
 
-def _tongue(char: dict, key: str, tables: Tables | None = None) -> str:
+def _tongue(char: dict, key: str, tables: Tables) -> str:
     """A language the character speaks, by its name ("Allmänspråket", not the skill's
-    "Språk Allmänspråket")."""
+    "Språk Allmänspråket": the prefix of fardigheter.toml's Språk)."""
     label = char["fardighetsnamn"].get(char[key], "")
-    prefix = "Språk"
-    if tables is not None and "sprak" in tables["fardigheter"]:
-        prefix = tables["fardigheter"].get("sprak").get("prefix", prefix)
-    return label.removeprefix(prefix + " ")
+    skills = tables["fardigheter"]
+    prefix = skills.get("sprak").get("prefix") if "sprak" in skills else None
+    return label.removeprefix(prefix + " ") if prefix else label
 
 
 def _tongues(char: dict, tables: Tables) -> list[Section]:
@@ -239,7 +238,7 @@ BERAKNADE_ROSTER = (
 YRKE_ROSTER = (
     Column("name", priority=9),
     Column("yrke_namn", priority=8),
-    Column("modersmal", lambda c: _tongue(c, "modersmal"), priority=5),
+    Column("modersmal", lambda c, tables: _tongue(c, "modersmal", tables), priority=5, tables=True),
     Column("basta_fardigheter", _best_skills, priority=7, wrap=True),
 )
 VAPEN_ROSTER = (

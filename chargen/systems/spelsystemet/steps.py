@@ -201,6 +201,7 @@ def _arms(ctx: Context, job_id: str, genre_id: str) -> dict:
     job = ctx.table("yrken").get(job_id)
     genre = ctx.table("genrer").get(genre_id)
     skills = ctx.table("fardigheter")
+    wrong_hand = ctx.labels("fel_hand_namn")
     info = {}
 
     def weapon(table: str, entry: dict) -> tuple:
@@ -213,7 +214,7 @@ def _arms(ctx: Context, job_id: str, genre_id: str) -> dict:
             range_attribute(table, entry),
             off_hand(entry),
             f"{key}_fel_hand",
-            f"{skills.get(key)['name']} (fel hand)",
+            wrong_hand.format(namn=skills.get(key)["name"]),
         )
         return found
 
@@ -416,17 +417,17 @@ def skills(char: dict, ctx: Context) -> None:
     if not tongue:
         tongues = plan["tongues"]
         tongue = tongues[int(rand() * len(tongues))]
-    text, roll = plan["native"]
-    amount = ctx.roll(text, f"Språk {tongue}").total if pc else roll(rand)
     native = _tongue(ctx, genre_id, sprak, tongue)
+    text, roll = plan["native"]
+    amount = ctx.roll(text, native[1]).total if pc else roll(rand)  # "Språk Alviska"
     key = raise_skill(values, labels, groups, sprak, amount, rand, native, log, "modersmål")
     char["modersmal"] = key
     # "alla har minst 10 i det språk som används": the genre's common tongue beside one's own
     common = plan["common"]
     if common is not None and common != tongue:
-        text, roll = plan["common_dice"]
-        amount = ctx.roll(text, f"Språk {common}").total if pc else roll(rand)
         chosen = plan["common_spec"]
+        text, roll = plan["common_dice"]
+        amount = ctx.roll(text, chosen[1]).total if pc else roll(rand)
         key = raise_skill(
             values, labels, groups, sprak, amount, rand, chosen, log, "gemensamt språk"
         )
