@@ -214,7 +214,7 @@ def _arms(ctx: Context, job_id: str, genre_id: str) -> dict:
             range_attribute(table, entry),
             off_hand(entry),
             f"{key}_fel_hand",
-            wrong_hand.format(namn=skills.get(key)["name"]),
+            wrong_hand.replace("{namn}", skills.get(key)["name"]),
         )
         return found
 
