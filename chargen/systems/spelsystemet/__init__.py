@@ -246,15 +246,12 @@ PC_STEPS = [
     ),
 ]
 
-# The same procedure for a template. The name right after the species (all it reads),
-# as a player character's: a batch member whose name is taken is made again up to its
-# naming step (the engine's unique names), which in a batch of 100,000 is a quarter of
-# them, so the fewer steps before it the better; the steps after it run once.
+# The same procedure for a template, the name last (as late as it can be: it reads only
+# the genre and the species); a member whose name is taken draws its name again.
 NPC_STEPS = [
     Step("mall", npcs.mall, fields=("template",), command=False),
     Step("genre", steps.genre, fields=("genre", "genre_namn"), reads=("template",)),
     Step("art", npcs.art, fields=("art", "art_namn"), reads=("genre",)),
-    Step("namn", steps.namn, fields=("name", "kon"), reads=("genre", "art"), naming=True),
     Step(
         "grundegenskaper",
         steps.grundegenskaper,
@@ -275,6 +272,7 @@ NPC_STEPS = [
         reads=("genre", "grundegenskaper", "grundskada", "yrke", *SKILLS),
     ),
     Step("rustning", steps.rustning, fields=RUSTNING, reads=("genre", "yrke")),
+    Step("namn", steps.namn, fields=("name", "kon"), reads=("genre", "art"), naming=True),
 ]
 
 SYSTEM = System(
