@@ -315,8 +315,42 @@ class Context:
         """
         tab = table if isinstance(table, Table) else self.tables[table]
         if among is not None:
-            return Pool(self._fitting(tab, among))
+            return self._among_pool(tab, among)
         return self._memo_pool(tab)[1]
+
+    def _among_pool(self, tab: Table, among: list[dict]) -> Pool:
+        """The rows of `among` that fit now, as a Pool. A list the batch's memo made
+        (so it lives as long as the batch) whose rows are all the table's is memoised
+        like the whole table's pool, by what decides which of its rows fit."""
+        ident = id(among)
+        found = self.constants.get(ident)
+        if found is None or found[0] is not among or not self._of_table(tab, among):
+            return Pool(self._fitting(tab, among))
+        compiled = tab.compiled
+        banned = self.banned and self.banned & compiled.answers
+        if "gender" in compiled.facts and "gender" not in self.facts:
+            self.gender()
+        facts = self.facts
+        key: tuple = (tab.name, ident, *map(facts.get, compiled.facts, compiled.missing))
+        if compiled.conditioned and not compiled.plain:
+            key += (frozenset(self.drawn & compiled.watch),)
+        if banned:
+            key += (frozenset(banned),)
+        pool = self._pools.get(key)
+        if pool is None:
+            pool = Pool(self._fitting(tab, among))
+            if len(self._pools) < _POOL_MEMO:
+                self._pools[key] = pool
+        return pool
+
+    def _of_table(self, tab: Table, among: list[dict]) -> bool:
+        """Whether every row of `among` is one of the table's (once per list)."""
+        key = ("of", tab.name, id(among))
+        found = self._pools.get(key)
+        if found is None:
+            index = tab.compiled.index
+            found = self._pools[key] = all(id(e) in index for e in among)
+        return found
 
     def _memo_pool(self, tab: Table) -> tuple[Any, Pool]:
         compiled = tab.compiled
@@ -367,7 +401,7 @@ class Context:
     def pick(self, table: str, among: list[dict] | None = None) -> dict:
         """One weighted random row that fits (noted)."""
         tab = self.tables[table]
-        pool = self._memo_pool(tab)[1] if among is None else Pool(self._fitting(tab, among))
+        pool = self._memo_pool(tab)[1] if among is None else self._among_pool(tab, among)
         if not pool.entries:
             raise self._none_fit(tab)
         entry = pool.pick(self.rng)
@@ -380,8 +414,8 @@ class Context:
         """`count` different rows that fit, by weight; each is checked beside the ones
         drawn before it (noted)."""
         tab = self.tables[table]
-        if among is None and not exclude:
-            return self._draw(tab, count, None)
+        if not exclude:
+            return self._draw(tab, count, among)
         return self._draw(tab, count, list(tab.entries if among is None else among), exclude)
 
     def _draw(
@@ -395,26 +429,19 @@ class Context:
         # Without requires/excludes in the table, one draw cannot change what fits:
         # filter once and take each drawn row out; otherwise filter before each pick.
         steady = tab.compiled.plain
-        chooser = self._memo_pool(tab)[1] if pool is None else None
-        fitting = list(chooser.entries) if chooser is not None else self._fitting(tab, pool)
+        chooser = self._memo_pool(tab)[1] if pool is None else self._among_pool(tab, pool)
+        fitting = list(chooser.entries)
         for _ in range(count):
             if drawn and not steady:
-                if pool is None:
-                    chooser = self._memo_pool(tab)[1]
-                    fitting = [e for e in chooser.entries if not any(e is d for d in drawn)]
-                else:
-                    fitting = self._fitting(
-                        tab, [e for e in pool if not any(e is d for d in drawn)]
-                    )
+                chooser = self._memo_pool(tab)[1] if pool is None else self._among_pool(tab, pool)
+                fitting = [e for e in chooser.entries if not any(e is d for d in drawn)]
             if not fitting:
                 raise ChargenError(
                     f"table {tab.name} ({tab.path}) has {len(drawn)} entries that fit "
                     f"this character to draw from, not the {count} asked for"
                 )
-            if drawn or chooser is None:
-                entry = Pool(fitting).pick(self.rng)
-            else:  # the first row: the memoised pool is the rows that fit, weights summed
-                entry = chooser.pick(self.rng)
+            # the first row from the pool of the rows that fit, their weights summed
+            entry = Pool(fitting).pick(self.rng) if drawn else chooser.pick(self.rng)
             self.note(entry, tab)
             drawn.append(entry)
             if steady:
@@ -608,8 +635,10 @@ class Context:
         else:
             steer = fact is not None and self._steers(fact)
             chooser = None
-            if allowed is None and not steer and tab.die is None:
-                chooser = self._memo_pool(tab)[1]  # the table's own pool, or a memoised one
+            if not steer and tab.die is None:  # the table's own pool, or a memoised one
+                chooser = (
+                    self._memo_pool(tab)[1] if allowed is None else self._among_pool(tab, allowed)
+                )
                 fitting = chooser.entries
             else:
                 fitting = self._fitting(tab, None if allowed is None else list(allowed))
