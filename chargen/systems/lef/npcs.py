@@ -1,0 +1,265 @@
+"""NPCs from skabeloner.toml: bifigurer (persons, with a blodarv) and væsner (creatures).
+
+Each NPC walks the steps of `NPC_STEPS` (see the declaration). What a template fixes
+is worked out once per batch through `ctx.memo`: its evne dice (`plan`), and what it
+and a blodarv fix without dice once the evner at ekspertise_ved are known (`kin`:
+the ekspertiser, tilstande, fokus and stjerner). The lists and dicts they give go
+into every NPC that has them as they are, shared by the batch and encoded once; an
+NPC that differs (its free stjerner) gets a dict of its own.
+
+A væsen has no personal name: it is named by its template and one of its kendetegn
+("Ulv med revet øre"), drawn in the naming step, the last one, so that the engine
+keeps the names of a batch apart by drawing that step alone again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chargen.dice import parse
+from chargen.errors import ChargenError
+from chargen.procedure import Context
+from chargen.systems.lef.rules import (
+    EVNER,
+    GENDER,
+    KUNDSKABER,
+    TALENTER,
+    TILSTANDE,
+    ekspertise_row,
+    ekspertise_sums,
+    grej_item,
+    plain_dice,
+)
+from chargen.systems.lef.steps import kampstile, modeffekter, named, regler
+
+
+def _persons_of(ctx: Context, arv: str) -> list[dict]:
+    """The templates of persons who may be of blodarv `arv` (once per batch)."""
+    table = ctx.table("skabeloner")
+    return ctx.memo(
+        ("lef", "skabeloner", arv),
+        lambda: [t for t in table.entries if arv in t.get("blodarv", ())],
+    )
+
+
+def check_options(ctx: Context) -> None:
+    """--blodarv needs a template of persons of that blodarv (skabeloner.toml `blodarv`)."""
+    arv = ctx.option("blodarv")
+    if arv is not None and not _persons_of(ctx, arv):
+        raise ChargenError(
+            f"--blodarv {arv}: no template in skabeloner.toml is of that blodarv "
+            "(a template's `blodarv` lists the blodarv its persons may have)"
+        )
+
+
+def _shared(ctx: Context, key: tuple, value: Any) -> Any:
+    """`value` as a value the batch shares (registered by memo under `key`)."""
+    return ctx.memo(key, lambda: value)
+
+
+def plan(ctx: Context, template_id: str) -> dict:
+    """What a template fixes, once per batch.
+
+    The talenter, then the kundskaber, roll as their `base` plus one `int(rand() * s)`
+    per die of their `dice` ((evne, sides) pairs, in the order of EVNER; see
+    rules.plain_dice), then are kept within 0..evne_max where a die could leave it; a
+    template with aces, keep or d66 rolls each evne through `Dice.roll` (`rolls`)."""
+    key = ("lef", "skabelon", template_id)
+
+    def build() -> dict:
+        template = ctx.table("skabeloner").get(template_id)
+        rules = regler(ctx)
+        ovrige = parse(template["ovrige"])
+        evne_dice = [
+            parse(template["evner"][e]) if e in template["evner"] else ovrige for e in EVNER
+        ]
+        plain = [plain_dice(d) for d in evne_dice]
+        fixed: dict[str, Any] = {
+            "template": template,
+            "name": template.get("name", template["id"]),
+            "evne_max": rules["evne_max"],
+            "ved": rules["ekspertise_ved"],
+            "kendetegn": tuple(template.get("kendetegn", ())),
+            "blodarv": [ctx.table("blodarv").get(b) for b in template.get("blodarv") or ()],
+            "rolls": None,
+            "base": ({}, {}),
+            "dice": ([], []),
+        }
+        if all(plain):
+            for evne, (base, sides) in zip(EVNER, plain, strict=True):
+                group = 0 if evne in TALENTER else 1  # EVNER lists every talent first
+                fixed["base"][group][evne] = base
+                fixed["dice"][group].extend((evne, s) for s in sides)
+            values = [v for d in evne_dice for v in d.possible_values()]
+            fixed["clamp"] = min(values) < 0 or max(values) > rules["evne_max"]
+        else:
+            fixed["rolls"], fixed["clamp"] = evne_dice, True
+        grej = ctx.table("grej")
+        items = [grej_item(grej.get(i, "grej")) for i in template.get("grej", ())]
+        fixed["grej"] = _shared(ctx, (*key, "grej"), items)
+        penge = parse(template["penge"]) if "penge" in template else None
+        fixed["penge"] = None if penge is None else plain_dice(penge) or penge
+        return fixed
+
+    return ctx.memo(key, build)
+
+
+def kin(ctx: Context, template_id: str, arv_id: str | None, reached: tuple[str, ...]) -> tuple:
+    """What a template and a blodarv (or none, for a væsen) fix without dice, once the
+    evner at ekspertise_ved or more are known (an NPC's evne at 10 gives its ekspertise,
+    as a PC's does): (ekspertiser, tilstande, fokus, stjerner before the free ones, how
+    many free stjerner to place), the first four shared by the batch."""
+    key = ("lef", "kin", template_id, arv_id, reached)
+
+    def build() -> tuple:
+        template = ctx.table("skabeloner").get(template_id)
+        eks_table = ctx.table("ekspertiser")
+        fokus: list[str] = list(template.get("fokus", ()))
+        ekspertiser = []
+        if arv_id is not None:
+            arv = ctx.table("blodarv").get(arv_id)
+            fokus.insert(0, arv["fokus"])
+            ekspertiser.append(ekspertise_row(eks_table.get(arv["ekspertise"]), "blodarv"))
+        held = {e["id"] for e in ekspertiser}
+        evner = ctx.table("evner")
+        sources = [(e, "skabelon") for e in template.get("ekspertiser", ())]
+        sources += [(evner.get(evne)["ekspertise"], evne) for evne in reached]
+        for eks_id, kilde in sources:
+            if eks_id not in held:
+                ekspertiser.append(ekspertise_row(eks_table.get(eks_id, "ekspertise"), kilde))
+                held.add(eks_id)
+        lofts = {t: template["tilstande"].get(t, 0) for t in TILSTANDE}
+        spor = ctx.table("stjernespor").ids
+        rows, fokus, stjerner, free = ekspertise_sums(
+            eks_table, spor, [e["id"] for e in ekspertiser], fokus, lofts
+        )
+        parts = {
+            "ekspertiser": ekspertiser,
+            "tilstande": rows,
+            "fokus": fokus,
+            "stjerner": stjerner,
+        }
+        return (*(_shared(ctx, (*key, name), value) for name, value in parts.items()), len(free))
+
+    return ctx.memo(key, build)
+
+
+# -- the steps ------------------------------------------------------------------------------
+
+
+def skabelon(char: dict, ctx: Context) -> None:
+    """The template: --template, the prompt, or by weight among the rows that fit (a
+    hedeheks is a woman); with --blodarv only templates of persons of that blodarv."""
+    arv = ctx.option("blodarv")
+    template = ctx.choose(
+        "template",
+        "skabeloner",
+        allowed=None if arv is None else _persons_of(ctx, arv),
+        why=lambda t: f"a {t.get('name', t['id'])} cannot be of blodarv '{arv}'",
+    )
+    char["template"] = template["id"]
+    char["skabelon_navn"] = template.get("name", template["id"])
+
+
+def hjemstat(char: dict, ctx: Context) -> None:
+    """A person's home state, by weight (a fact a pack's conditions may test), and its
+    gender; a væsen has neither."""
+    if not plan(ctx, char["template"])["blodarv"]:
+        return
+    entry = ctx.pick("hjemstater")
+    ctx.set_fact("hjemstat", entry["id"])
+    char["kon"] = GENDER[ctx.gender()]
+    char["hjemstat"], char["hjemstat_navn"] = entry["id"], entry.get("name", entry["id"])
+
+
+def blodarv(char: dict, ctx: Context) -> None:
+    """A person's blodarv among its template's (--blodarv, the prompt, or by weight);
+    a væsen has none."""
+    among = plan(ctx, char["template"])["blodarv"]
+    if not among:
+        char["blodarv"] = None
+        return
+    arv = ctx.choose("blodarv", "blodarv", allowed=among)
+    char["blodarv"], char["blodarv_navn"] = arv["id"], arv.get("name", arv["id"])
+    char["blodarv_lore"] = arv["lore"]
+
+
+def evner(char: dict, ctx: Context) -> None:
+    """The twelve evner from the template's dice, kept within 0..evne_max; the kampstile
+    and modeffekter every character shows; no forbedringer (an NPC is made, not grown)."""
+    fixed = plan(ctx, char["template"])
+    rand = ctx.rng.random
+    rolls = fixed["rolls"]
+    if rolls is None:
+        talenter = fixed["base"][0].copy()
+        for evne, sides in fixed["dice"][0]:
+            talenter[evne] += int(rand() * sides)
+        kundskaber = fixed["base"][1].copy()
+        for evne, sides in fixed["dice"][1]:
+            kundskaber[evne] += int(rand() * sides)
+    else:
+        rng = ctx.rng
+        talenter = {e: d.roll(rng).total for e, d in zip(TALENTER, rolls[:6], strict=True)}
+        kundskaber = {e: d.roll(rng).total for e, d in zip(KUNDSKABER, rolls[6:], strict=True)}
+    if fixed["clamp"]:
+        cap = fixed["evne_max"]
+        talenter = {e: 0 if v < 0 else cap if v > cap else v for e, v in talenter.items()}
+        kundskaber = {e: 0 if v < 0 else cap if v > cap else v for e, v in kundskaber.items()}
+    char["talenter"] = talenter
+    char["kundskaber"] = kundskaber
+    char["kampstile"] = kampstile(ctx)
+    char["modeffekter"] = modeffekter(ctx)
+    char["forbedringer"] = []
+
+
+def tilstande(char: dict, ctx: Context) -> None:
+    """The ekspertiser (the blodarv's, the template's, and each evne's at ekspertise_ved),
+    the tilstande from the template's lofts with the ekspertise bonuses, values full;
+    fokus; stjerner, free ones placed by weight."""
+    fixed = plan(ctx, char["template"])
+    ved = fixed["ved"]
+    reached = tuple(e for e, v in char["talenter"].items() if v >= ved) + tuple(
+        e for e, v in char["kundskaber"].items() if v >= ved
+    )
+    ekspertiser, rows, fokus, stjerner, free = kin(
+        ctx, fixed["template"]["id"], char["blodarv"], reached
+    )
+    char["ekspertiser"] = ekspertiser
+    char["fokus"] = fokus
+    char["tilstande"] = rows
+    if free:
+        stjerner = dict(stjerner)  # this NPC's own: the batch's stays as it is
+        for _ in range(free):
+            stjerner[ctx.pick("stjernespor")["id"]] += 1
+    char["stjerner"] = stjerner
+    char["fokus_bonus"] = regler(ctx)["fokus_bonus"]
+
+
+def grej(char: dict, ctx: Context) -> None:
+    """The template's grej (the batch's one list) and its penge."""
+    fixed = plan(ctx, char["template"])
+    char["grej"] = fixed["grej"]
+    penge = fixed["penge"]
+    if penge is None:
+        char["penge"] = 0
+    elif type(penge) is tuple:
+        total, sides = penge
+        rand = ctx.rng.random
+        for s in sides:
+            total += int(rand() * s)
+        char["penge"] = total
+    else:
+        char["penge"] = penge.roll(ctx.rng).total
+
+
+def navn(char: dict, ctx: Context) -> None:
+    """A person's name in the style of its home state; a væsen's name is its template's
+    and one of its kendetegn ("Ulv med revet øre")."""
+    fixed = plan(ctx, char["template"])
+    if char["blodarv"] is not None:
+        char["name"], _gender = named(ctx, ctx.table("hjemstater").get(char["hjemstat"]))
+        return
+    marks = fixed["kendetegn"]
+    mark = marks[int(ctx.rng.random() * len(marks))]
+    char["name"] = f"{fixed['name']} {mark}"
+    char["kendetegn"] = mark
