@@ -10,10 +10,10 @@ chargen's reading, kept in tables/lef/ with its numbers in regler.toml.
 
 A PC is made in steps: name and hjemstat, blodarv, personlighed, evner (with the
 forbedringer and ekspertiser their values reach), tilstande (lofts, fokus,
-stjerner) and grej. An NPC comes from a template: its hjemstat and blodarv (a
-person's), its evner from the template's dice, the ekspertiser, tilstande and
-stjerner they fix, its grej, and last its name (a creature's: its template and one
-of its kendetegn).
+stjerner) and grej. An NPC comes from a template: a person's blodarv, its evner
+from the template's dice, the ekspertiser, tilstande and stjerner they fix, its
+grej, and last its name: a person's home state and a name in its style (as a
+player character's), a creature's template and one of its kendetegn.
 
 This file is the game's declaration; the rules are in steps.py (the player
 character), npcs.py (the templates), sheet.py, checks.py (the pack) and rules.py.
@@ -170,7 +170,6 @@ PC_STEPS = [
 
 NPC_STEPS = [
     Step("skabelon", npcs.skabelon, fields=("template", "skabelon_navn"), command=False),
-    Step("hjemstat", npcs.hjemstat, fields=NAVN[1:], reads=("template",)),
     Step("blodarv", npcs.blodarv, fields=BLODARV, reads=("template",)),
     Step("evner", npcs.evner, fields=EVNER, reads=("template",)),
     Step(
@@ -180,12 +179,12 @@ NPC_STEPS = [
         reads=("template", "blodarv", "talenter", "kundskaber"),
     ),
     Step("grej", npcs.grej, fields=("grej", "penge"), reads=("template",)),
-    # last: a person's name in its home state's style, a creature's kendetegn
+    # last: a person's home state and name (as a PC's), a creature's kendetegn
     Step(
         "navn",
         npcs.navn,
-        fields=("name", "kendetegn"),
-        reads=("template", "blodarv", "hjemstat", "kon"),
+        fields=(*NAVN, "kendetegn"),
+        reads=("template", "blodarv"),
         naming=True,
     ),
 ]

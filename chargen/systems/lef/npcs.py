@@ -19,9 +19,9 @@ from typing import Any
 from chargen.dice import parse
 from chargen.errors import ChargenError
 from chargen.procedure import Context
+from chargen.systems.lef import steps
 from chargen.systems.lef.rules import (
     EVNER,
-    GENDER,
     KUNDSKABER,
     TALENTER,
     TILSTANDE,
@@ -30,7 +30,7 @@ from chargen.systems.lef.rules import (
     grej_item,
     plain_dice,
 )
-from chargen.systems.lef.steps import kampstile, modeffekter, named, regler
+from chargen.systems.lef.steps import kampstile, modeffekter, regler
 
 
 def _persons_of(ctx: Context, arv: str) -> list[dict]:
@@ -97,6 +97,8 @@ def plan(ctx: Context, template_id: str) -> dict:
         grej = ctx.table("grej")
         items = [grej_item(grej.get(i, "grej")) for i in template.get("grej", ())]
         fixed["grej"] = _shared(ctx, (*key, "grej"), items)
+        fixed["kampstile"], fixed["modeffekter"] = kampstile(ctx), modeffekter(ctx)
+        fixed["fokus_bonus"] = rules["fokus_bonus"]
         penge = parse(template["penge"]) if "penge" in template else None
         fixed["penge"] = None if penge is None else plain_dice(penge) or penge
         return fixed
@@ -161,17 +163,6 @@ def skabelon(char: dict, ctx: Context) -> None:
     char["skabelon_navn"] = template.get("name", template["id"])
 
 
-def hjemstat(char: dict, ctx: Context) -> None:
-    """A person's home state, by weight (a fact a pack's conditions may test), and its
-    gender; a væsen has neither."""
-    if not plan(ctx, char["template"])["blodarv"]:
-        return
-    entry = ctx.pick("hjemstater")
-    ctx.set_fact("hjemstat", entry["id"])
-    char["kon"] = GENDER[ctx.gender()]
-    char["hjemstat"], char["hjemstat_navn"] = entry["id"], entry.get("name", entry["id"])
-
-
 def blodarv(char: dict, ctx: Context) -> None:
     """A person's blodarv among its template's (--blodarv, the prompt, or by weight);
     a væsen has none."""
@@ -207,8 +198,8 @@ def evner(char: dict, ctx: Context) -> None:
         kundskaber = {e: 0 if v < 0 else cap if v > cap else v for e, v in kundskaber.items()}
     char["talenter"] = talenter
     char["kundskaber"] = kundskaber
-    char["kampstile"] = kampstile(ctx)
-    char["modeffekter"] = modeffekter(ctx)
+    char["kampstile"] = fixed["kampstile"]
+    char["modeffekter"] = fixed["modeffekter"]
     char["forbedringer"] = []
 
 
@@ -232,7 +223,7 @@ def tilstande(char: dict, ctx: Context) -> None:
         for _ in range(free):
             stjerner[ctx.pick("stjernespor")["id"]] += 1
     char["stjerner"] = stjerner
-    char["fokus_bonus"] = regler(ctx)["fokus_bonus"]
+    char["fokus_bonus"] = fixed["fokus_bonus"]
 
 
 def grej(char: dict, ctx: Context) -> None:
@@ -253,11 +244,11 @@ def grej(char: dict, ctx: Context) -> None:
 
 
 def navn(char: dict, ctx: Context) -> None:
-    """A person's name in the style of its home state; a væsen's name is its template's
-    and one of its kendetegn ("Ulv med revet øre")."""
+    """A person's home state and a name in its style, as a player character's; a væsen's
+    name is its template's and one of its kendetegn ("Ulv med revet øre")."""
     fixed = plan(ctx, char["template"])
     if char["blodarv"] is not None:
-        char["name"], _gender = named(ctx, ctx.table("hjemstater").get(char["hjemstat"]))
+        steps.navn(char, ctx)
         return
     marks = fixed["kendetegn"]
     mark = marks[int(ctx.rng.random() * len(marks))]
