@@ -7,7 +7,9 @@ forbedring, blodarv and personlighed, NPC templates, the CLI and bad input.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import random
 from collections import Counter
 
@@ -477,6 +479,74 @@ def test_npc_plain_dice_total_and_stream_are_dice_rolls(text):
 def test_npc_dice_with_aces_keep_or_d66_roll_through_the_dice_module():
     for text in ("1d6!", "4d6kh3", "2d20kl1", "d66", "1d6+1d6!"):
         assert rules.plain_dice(parse(text)) is None
+
+
+def _grouped(texts: tuple[str, ...]) -> tuple[list[int], tuple]:
+    plains = [rules.plain_dice(parse(t)) for t in texts]
+    dice = [(i, s) for i, (_base, sides) in enumerate(plains) for s in sides]
+    return [base for base, _sides in plains], rules.dice_groups(dice)
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("1d6+2", "1d4", "1d3-1"),
+        ("2d4+3", "1d6", "1d4-1d6"),
+        ("2d6-3d4+1", "d%"),
+        ("0", "1d3-2", "4"),
+    ],
+)
+def test_npc_dice_read_from_one_number_give_every_combination_of_faces_once(texts):
+    """An NPC's plain dice are read as the digits of one number drawn evenly: over every
+    number of the range each combination of faces comes up exactly once, so each
+    expression's totals, alone and together, are what rolling its dice gives."""
+    bases, groups = _grouped(texts)
+    assert len(groups) == 1
+    (outcomes, _dice) = groups[0]
+    got = Counter()
+    for u in range(outcomes):
+        values = list(bases)
+        rules.roll_groups(lambda u=u: (u + 0.5) / outcomes, groups, values)
+        got[tuple(values)] += 1
+    want = Counter()
+    faces = [range(1, abs(s) + 1) for _i, s in _dice]
+    for combo in itertools.product(*faces):
+        values = [parse(t).modifier for t in texts]
+        for (owner, sides), face in zip(_dice, combo, strict=True):
+            values[owner] += face if sides > 0 else -face
+        want[tuple(values)] += 1
+    assert got == want
+    for text, low_high in zip(texts, zip(*got, strict=True), strict=True):
+        assert set(low_high) == set(parse(text).possible_values())
+    values = list(bases)  # a draw at the very top of [0, 1) stays within the range
+    rules.roll_groups(lambda: 1.0 - 2**-53, groups, values)
+    assert all(v in parse(t).possible_values() for v, t in zip(values, texts, strict=True))
+
+
+def test_npc_dice_groups_stay_within_one_draw_and_keep_their_order():
+    assert rules.dice_groups([]) == ()  # no dice (an evne of "0"): nothing drawn
+    dice = [(i % 3, s) for i, s in enumerate([100_000, -6, 100_000, 20, 100_000, 8, 3])]
+    groups = rules.dice_groups(dice)
+    assert len(groups) > 1
+    assert all(outcomes <= rules.ONE_DRAW for outcomes, _ in groups)
+    assert [d for _, group in groups for d in group] == dice
+    for outcomes, group in groups:
+        assert outcomes == math.prod(abs(s) for _, s in group)
+
+
+def test_npc_evner_follow_their_dice_evenly_and_independently():
+    """Over thousands of vagter, Styrke (1d6+2) and Fysik (1d6+2) each show every value
+    about equally often, and every pair of them too (chi-square, far from its bounds)."""
+    chars = make("lef", "npc", count=3600, seed=44, options={"template": "vagt"})
+    pairs = Counter((c["talenter"]["styrke"], c["talenter"]["fysik"]) for c in chars)
+    assert set(pairs) == {(a, b) for a in range(3, 9) for b in range(3, 9)}
+    expected = len(chars) / 36
+    chi2 = sum((n - expected) ** 2 / expected for n in pairs.values())
+    assert chi2 < 80, chi2  # 35 degrees of freedom: p < 1e-5 above 80
+    for evne in ("styrke", "fysik", "sanse", "snilde"):
+        counts = Counter(c["talenter"][evne] for c in chars)
+        expr = SKABELONER["vagt"]["evner"][evne]
+        assert set(counts) == set(parse(expr).possible_values()), evne
 
 
 def test_npc_template_drawn_by_weight_among_the_rows_that_fit_the_gender():

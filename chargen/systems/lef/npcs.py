@@ -25,10 +25,12 @@ from chargen.systems.lef.rules import (
     KUNDSKABER,
     TALENTER,
     TILSTANDE,
+    dice_groups,
     ekspertise_row,
     ekspertise_sums,
     grej_item,
     plain_dice,
+    roll_groups,
 )
 from chargen.systems.lef.steps import kampstile, modeffekter, regler
 
@@ -60,10 +62,10 @@ def _shared(ctx: Context, key: tuple, value: Any) -> Any:
 def plan(ctx: Context, template_id: str) -> dict:
     """What a template fixes, once per batch.
 
-    The talenter, then the kundskaber, roll as their `base` plus one `int(rand() * s)`
-    per die of their `dice` ((evne, sides) pairs, in the order of EVNER; see
-    rules.plain_dice), then are kept within 0..evne_max where a die could leave it; a
-    template with aces, keep or d66 rolls each evne through `Dice.roll` (`rolls`)."""
+    Its evner, the talenter then the kundskaber, are `bases` plus their dice rolled in
+    `groups` (rules.dice_groups: one random number for many dice), then kept within
+    0..evne_max where a die could leave it; a template with aces, keep or d66 rolls each
+    evne through `Dice.roll` (`rolls`). Its penge roll the same way."""
     key = ("lef", "skabelon", template_id)
 
     def build() -> dict:
@@ -82,14 +84,11 @@ def plan(ctx: Context, template_id: str) -> dict:
             "kendetegn": tuple(template.get("kendetegn", ())),
             "blodarv": [ctx.table("blodarv").get(b) for b in template.get("blodarv") or ()],
             "rolls": None,
-            "base": ({}, {}),
-            "dice": ([], []),
         }
         if all(plain):
-            for evne, (base, sides) in zip(EVNER, plain, strict=True):
-                group = 0 if evne in TALENTER else 1  # EVNER lists every talent first
-                fixed["base"][group][evne] = base
-                fixed["dice"][group].extend((evne, s) for s in sides)
+            fixed["bases"] = [base for base, _sides in plain]
+            dice = [(i, s) for i, (_base, sides) in enumerate(plain) for s in sides]
+            fixed["groups"] = dice_groups(dice)
             values = [v for d in evne_dice for v in d.possible_values()]
             fixed["clamp"] = min(values) < 0 or max(values) > rules["evne_max"]
         else:
@@ -100,7 +99,10 @@ def plan(ctx: Context, template_id: str) -> dict:
         fixed["kampstile"], fixed["modeffekter"] = kampstile(ctx), modeffekter(ctx)
         fixed["fokus_bonus"] = rules["fokus_bonus"]
         penge = parse(template["penge"]) if "penge" in template else None
-        fixed["penge"] = None if penge is None else plain_dice(penge) or penge
+        fixed["penge"] = penge
+        if penge is not None and plain_dice(penge):
+            base, sides = plain_dice(penge)
+            fixed["penge"] = (base, dice_groups([(0, s) for s in sides]))
         return fixed
 
     return ctx.memo(key, build)
@@ -179,23 +181,18 @@ def evner(char: dict, ctx: Context) -> None:
     """The twelve evner from the template's dice, kept within 0..evne_max; the kampstile
     and modeffekter every character shows; no forbedringer (an NPC is made, not grown)."""
     fixed = plan(ctx, char["template"])
-    rand = ctx.rng.random
     rolls = fixed["rolls"]
     if rolls is None:
-        talenter = fixed["base"][0].copy()
-        for evne, sides in fixed["dice"][0]:
-            talenter[evne] += int(rand() * sides)
-        kundskaber = fixed["base"][1].copy()
-        for evne, sides in fixed["dice"][1]:
-            kundskaber[evne] += int(rand() * sides)
+        values = list(fixed["bases"])
+        roll_groups(ctx.rng.random, fixed["groups"], values)
     else:
         rng = ctx.rng
-        talenter = {e: d.roll(rng).total for e, d in zip(TALENTER, rolls[:6], strict=True)}
-        kundskaber = {e: d.roll(rng).total for e, d in zip(KUNDSKABER, rolls[6:], strict=True)}
+        values = [d.roll(rng).total for d in rolls]
     if fixed["clamp"]:
         cap = fixed["evne_max"]
-        talenter = {e: 0 if v < 0 else cap if v > cap else v for e, v in talenter.items()}
-        kundskaber = {e: 0 if v < 0 else cap if v > cap else v for e, v in kundskaber.items()}
+        values = [0 if v < 0 else cap if v > cap else v for v in values]
+    talenter = dict(zip(TALENTER, values[:6], strict=True))
+    kundskaber = dict(zip(KUNDSKABER, values[6:], strict=True))
     char["talenter"] = talenter
     char["kundskaber"] = kundskaber
     char["kampstile"] = fixed["kampstile"]
@@ -209,11 +206,10 @@ def tilstande(char: dict, ctx: Context) -> None:
     fokus; stjerner, free ones placed by weight."""
     fixed = plan(ctx, char["template"])
     ved = fixed["ved"]
-    reached = tuple(e for e, v in char["talenter"].items() if v >= ved) + tuple(
-        e for e, v in char["kundskaber"].items() if v >= ved
-    )
+    reached = [e for e, v in char["talenter"].items() if v >= ved]
+    reached += [e for e, v in char["kundskaber"].items() if v >= ved]
     ekspertiser, rows, fokus, stjerner, free = kin(
-        ctx, fixed["template"]["id"], char["blodarv"], reached
+        ctx, char["template"], char["blodarv"], tuple(reached)
     )
     char["ekspertiser"] = ekspertiser
     char["fokus"] = fokus
@@ -234,11 +230,10 @@ def grej(char: dict, ctx: Context) -> None:
     if penge is None:
         char["penge"] = 0
     elif type(penge) is tuple:
-        total, sides = penge
-        rand = ctx.rng.random
-        for s in sides:
-            total += int(rand() * s)
-        char["penge"] = total
+        base, groups = penge
+        total = [base]
+        roll_groups(ctx.rng.random, groups, total)
+        char["penge"] = total[0]
     else:
         char["penge"] = penge.roll(ctx.rng).total
 
@@ -246,10 +241,10 @@ def grej(char: dict, ctx: Context) -> None:
 def navn(char: dict, ctx: Context) -> None:
     """A person's home state and a name in its style, as a player character's; a væsen's
     name is its template's and one of its kendetegn ("Ulv med revet øre")."""
-    fixed = plan(ctx, char["template"])
     if char["blodarv"] is not None:
         steps.navn(char, ctx)
         return
+    fixed = plan(ctx, char["template"])
     marks = fixed["kendetegn"]
     mark = marks[int(ctx.rng.random() * len(marks))]
     char["name"] = f"{fixed['name']} {mark}"

@@ -81,3 +81,47 @@ def plain_dice(dice: Dice) -> tuple[int, tuple[int, ...]] | None:
         return None
     sides = tuple(t.sign * t.sides for t in dice.terms for _ in range(t.count))
     return dice.modifier + sum(1 if s > 0 else -1 for s in sides), sides
+
+
+# At most this many outcomes are read from one random number (so that drawing it evenly
+# from a float in [0, 1) leaves each outcome's chance within 2**32 / 2**53 of its share).
+ONE_DRAW = 2**32
+
+
+def dice_groups(dice: list[tuple[int, int]]) -> tuple[tuple[int, tuple], ...]:
+    """Plain dice as `roll_groups` rolls them: the dice, each (owner, signed sides) in
+    order, in groups of (outcomes, dice) whose outcomes (the product of their sides) stay
+    within ONE_DRAW."""
+    groups: list[tuple[int, tuple]] = []
+    current: list[tuple[int, int]] = []
+    outcomes = 1
+    for owner, sides in dice:
+        if current and outcomes * abs(sides) > ONE_DRAW:
+            groups.append((outcomes, tuple(current)))
+            current, outcomes = [], 1
+        current.append((owner, sides))
+        outcomes *= abs(sides)
+    if current:
+        groups.append((outcomes, tuple(current)))
+    return tuple(groups)
+
+
+def roll_groups(rand, groups: tuple[tuple[int, tuple], ...], values: list[int]) -> None:
+    """Roll grouped dice (`dice_groups`) into `values`, the owners' totals so far.
+
+    A group is one number `u`, drawn evenly from 0 to outcomes - 1, read as the digits
+    of a mixed radix, one per die: every combination of faces is one `u`, so each die
+    shows each face with equal chance, independently of the others, as if rolled alone.
+    A die of `s` sides adds its digit (its face less one: the ones are in the totals'
+    bases, as `plain_dice` gives them), one taken away (`s` < 0) subtracts it."""
+    for outcomes, dice in groups:
+        u = int(rand() * outcomes)
+        if u == outcomes:  # rand() * outcomes rounded up to outcomes
+            u -= 1
+        for owner, sides in dice:
+            if sides > 0:
+                u, digit = divmod(u, sides)
+                values[owner] += digit
+            else:
+                u, digit = divmod(u, -sides)
+                values[owner] -= digit
