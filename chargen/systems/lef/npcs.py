@@ -99,10 +99,10 @@ def plan(ctx: Context, template_id: str) -> dict:
         fixed["kampstile"], fixed["modeffekter"] = kampstile(ctx), modeffekter(ctx)
         fixed["fokus_bonus"] = rules["fokus_bonus"]
         penge = parse(template["penge"]) if "penge" in template else None
-        fixed["penge"] = penge
-        if penge is not None and plain_dice(penge):
-            base, sides = plain_dice(penge)
-            fixed["penge"] = (base, dice_groups([(0, s) for s in sides]))
+        plain = plain_dice(penge) if penge is not None else None
+        fixed["penge"] = (
+            penge if plain is None else (plain[0], dice_groups([(0, s) for s in plain[1]]))
+        )
         return fixed
 
     return ctx.memo(key, build)
@@ -123,7 +123,9 @@ def kin(ctx: Context, template_id: str, arv_id: str | None, reached: tuple[str, 
         if arv_id is not None:
             arv = ctx.table("blodarv").get(arv_id)
             fokus.insert(0, arv["fokus"])
-            ekspertiser.append(ekspertise_row(eks_table.get(arv["ekspertise"]), "blodarv"))
+            ekspertiser.append(
+                ekspertise_row(eks_table.get(arv["ekspertise"], "ekspertise"), "blodarv")
+            )
         held = {e["id"] for e in ekspertiser}
         evner = ctx.table("evner")
         sources = [(e, "skabelon") for e in template.get("ekspertiser", ())]
