@@ -37,11 +37,11 @@ from chargen.systems.lef.steps import kampstile, modeffekter, regler
 
 def _persons_of(ctx: Context, arv: str) -> list[dict]:
     """The templates of persons who may be of blodarv `arv` (once per batch)."""
-    table = ctx.table("skabeloner")
-    return ctx.memo(
-        ("lef", "skabeloner", arv),
-        lambda: [t for t in table.entries if arv in t.get("blodarv", ())],
-    )
+    return ctx.memo(("lef", "skabeloner", arv), _persons, ctx.table("skabeloner"), arv)
+
+
+def _persons(table, arv: str) -> list[dict]:
+    return [t for t in table.entries if arv in t.get("blodarv", ())]
 
 
 def check_options(ctx: Context) -> None:
@@ -54,100 +54,93 @@ def check_options(ctx: Context) -> None:
         )
 
 
-def _shared(ctx: Context, key: tuple, value: Any) -> Any:
-    """`value` as a value the batch shares (registered by memo under `key`)."""
-    return ctx.memo(key, lambda: value)
-
-
 def plan(ctx: Context, template_id: str) -> dict:
-    """What a template fixes, once per batch.
+    """What a template fixes, once per batch (its lists and dicts, such as its grej, are
+    values the batch shares).
 
     Its evner, the talenter then the kundskaber, are `bases` plus their dice rolled in
     `groups` (rules.dice_groups: one random number for many dice), then kept within
     0..evne_max where a die could leave it; a template with aces, keep or d66 rolls each
     evne through `Dice.roll` (`rolls`). Its penge roll the same way."""
-    key = ("lef", "skabelon", template_id)
-
-    def build() -> dict:
-        template = ctx.table("skabeloner").get(template_id)
-        rules = regler(ctx)
-        ovrige = parse(template["ovrige"])
-        evne_dice = [
-            parse(template["evner"][e]) if e in template["evner"] else ovrige for e in EVNER
-        ]
-        plain = [plain_dice(d) for d in evne_dice]
-        fixed: dict[str, Any] = {
-            "template": template,
-            "name": template.get("name", template["id"]),
-            "evne_max": rules["evne_max"],
-            "ved": rules["ekspertise_ved"],
-            "kendetegn": tuple(template.get("kendetegn", ())),
-            "blodarv": [ctx.table("blodarv").get(b) for b in template.get("blodarv") or ()],
-            "rolls": None,
-        }
-        if all(plain):
-            fixed["bases"] = [base for base, _sides in plain]
-            dice = [(i, s) for i, (_base, sides) in enumerate(plain) for s in sides]
-            fixed["groups"] = dice_groups(dice)
-            values = [v for d in evne_dice for v in d.possible_values()]
-            fixed["clamp"] = min(values) < 0 or max(values) > rules["evne_max"]
-        else:
-            fixed["rolls"], fixed["clamp"] = evne_dice, True
-        grej = ctx.table("grej")
-        items = [grej_item(grej.get(i, "grej")) for i in template.get("grej", ())]
-        fixed["grej"] = _shared(ctx, (*key, "grej"), items)
-        fixed["kampstile"], fixed["modeffekter"] = kampstile(ctx), modeffekter(ctx)
-        fixed["fokus_bonus"] = rules["fokus_bonus"]
-        penge = parse(template["penge"]) if "penge" in template else None
-        plain = plain_dice(penge) if penge is not None else None
-        fixed["penge"] = (
-            penge if plain is None else (plain[0], dice_groups([(0, s) for s in plain[1]]))
-        )
-        return fixed
-
-    return ctx.memo(key, build)
+    return ctx.memo(("lef", "skabelon", template_id), _plan, ctx, template_id)
 
 
-def kin(ctx: Context, template_id: str, arv_id: str | None, reached: tuple[str, ...]) -> tuple:
+def _plan(ctx: Context, template_id: str) -> dict:
+    template = ctx.table("skabeloner").get(template_id)
+    rules = regler(ctx)
+    ovrige = parse(template["ovrige"])
+    evne_dice = [parse(template["evner"][e]) if e in template["evner"] else ovrige for e in EVNER]
+    plain = [plain_dice(d) for d in evne_dice]
+    grej = ctx.table("grej")
+    fixed: dict[str, Any] = {
+        "template": template,
+        "name": template.get("name", template["id"]),
+        "evne_max": rules["evne_max"],
+        "ved": rules["ekspertise_ved"],
+        "fokus_bonus": rules["fokus_bonus"],
+        "kendetegn": tuple(template.get("kendetegn", ())),
+        "blodarv": [ctx.table("blodarv").get(b) for b in template.get("blodarv") or ()],
+        "grej": [grej_item(grej.get(i, "grej")) for i in template.get("grej", ())],
+        "kampstile": kampstile(ctx),
+        "modeffekter": modeffekter(ctx),
+        "rolls": None,
+    }
+    if all(plain):
+        fixed["bases"] = tuple(base for base, _sides in plain)
+        dice = [(i, s) for i, (_base, sides) in enumerate(plain) for s in sides]
+        fixed["groups"] = dice_groups(dice)
+        values = [v for d in evne_dice for v in d.possible_values()]
+        fixed["clamp"] = min(values) < 0 or max(values) > rules["evne_max"]
+    else:
+        fixed["rolls"], fixed["clamp"] = evne_dice, True
+    penge = parse(template["penge"]) if "penge" in template else None
+    plain_penge = plain_dice(penge) if penge is not None else None
+    if plain_penge is not None:
+        penge = (plain_penge[0], dice_groups([(0, s) for s in plain_penge[1]]))
+    fixed["penge"] = penge
+    return fixed
+
+
+def kin(ctx: Context, template_id: str, arv_id: str | None, reached: tuple[str, ...]) -> dict:
     """What a template and a blodarv (or none, for a væsen) fix without dice, once the
     evner at ekspertise_ved or more are known (an NPC's evne at 10 gives its ekspertise,
-    as a PC's does): (ekspertiser, tilstande, fokus, stjerner before the free ones, how
-    many free stjerner to place), the first four shared by the batch."""
+    as a PC's does): the ekspertiser, tilstande, fokus and stjerner before the free ones
+    (values the batch shares), and how many free stjerner to place (`free`)."""
     key = ("lef", "kin", template_id, arv_id, reached)
+    return ctx.memo(key, _kin, ctx, template_id, arv_id, reached)
 
-    def build() -> tuple:
-        template = ctx.table("skabeloner").get(template_id)
-        eks_table = ctx.table("ekspertiser")
-        fokus: list[str] = list(template.get("fokus", ()))
-        ekspertiser = []
-        if arv_id is not None:
-            arv = ctx.table("blodarv").get(arv_id)
-            fokus.insert(0, arv["fokus"])
-            ekspertiser.append(
-                ekspertise_row(eks_table.get(arv["ekspertise"], "ekspertise"), "blodarv")
-            )
-        held = {e["id"] for e in ekspertiser}
-        evner = ctx.table("evner")
-        sources = [(e, "skabelon") for e in template.get("ekspertiser", ())]
-        sources += [(evner.get(evne)["ekspertise"], evne) for evne in reached]
-        for eks_id, kilde in sources:
-            if eks_id not in held:
-                ekspertiser.append(ekspertise_row(eks_table.get(eks_id, "ekspertise"), kilde))
-                held.add(eks_id)
-        lofts = {t: template["tilstande"].get(t, 0) for t in TILSTANDE}
-        spor = ctx.table("stjernespor").ids
-        rows, fokus, stjerner, free = ekspertise_sums(
-            eks_table, spor, [e["id"] for e in ekspertiser], fokus, lofts
+
+def _kin(ctx: Context, template_id: str, arv_id: str | None, reached: tuple[str, ...]) -> dict:
+    template = ctx.table("skabeloner").get(template_id)
+    eks_table = ctx.table("ekspertiser")
+    fokus: list[str] = list(template.get("fokus", ()))
+    ekspertiser = []
+    if arv_id is not None:
+        arv = ctx.table("blodarv").get(arv_id)
+        fokus.insert(0, arv["fokus"])
+        ekspertiser.append(
+            ekspertise_row(eks_table.get(arv["ekspertise"], "ekspertise"), "blodarv")
         )
-        parts = {
-            "ekspertiser": ekspertiser,
-            "tilstande": rows,
-            "fokus": fokus,
-            "stjerner": stjerner,
-        }
-        return (*(_shared(ctx, (*key, name), value) for name, value in parts.items()), len(free))
-
-    return ctx.memo(key, build)
+    held = {e["id"] for e in ekspertiser}
+    evner = ctx.table("evner")
+    sources = [(e, "skabelon") for e in template.get("ekspertiser", ())]
+    sources += [(evner.get(evne)["ekspertise"], evne) for evne in reached]
+    for eks_id, kilde in sources:
+        if eks_id not in held:
+            ekspertiser.append(ekspertise_row(eks_table.get(eks_id, "ekspertise"), kilde))
+            held.add(eks_id)
+    lofts = {t: template["tilstande"].get(t, 0) for t in TILSTANDE}
+    spor = ctx.table("stjernespor").ids
+    rows, fokus, stjerner, free = ekspertise_sums(
+        eks_table, spor, [e["id"] for e in ekspertiser], fokus, lofts
+    )
+    return {
+        "ekspertiser": ekspertiser,
+        "tilstande": rows,
+        "fokus": fokus,
+        "stjerner": stjerner,
+        "free": len(free),
+    }
 
 
 # -- the steps ------------------------------------------------------------------------------
@@ -210,15 +203,14 @@ def tilstande(char: dict, ctx: Context) -> None:
     ved = fixed["ved"]
     reached = [e for e, v in char["talenter"].items() if v >= ved]
     reached += [e for e, v in char["kundskaber"].items() if v >= ved]
-    ekspertiser, rows, fokus, stjerner, free = kin(
-        ctx, char["template"], char["blodarv"], tuple(reached)
-    )
-    char["ekspertiser"] = ekspertiser
-    char["fokus"] = fokus
-    char["tilstande"] = rows
-    if free:
+    fixed_kin = kin(ctx, char["template"], char["blodarv"], tuple(reached))
+    char["ekspertiser"] = fixed_kin["ekspertiser"]
+    char["fokus"] = fixed_kin["fokus"]
+    char["tilstande"] = fixed_kin["tilstande"]
+    stjerner = fixed_kin["stjerner"]
+    if fixed_kin["free"]:
         stjerner = dict(stjerner)  # this NPC's own: the batch's stays as it is
-        for _ in range(free):
+        for _ in range(fixed_kin["free"]):
             stjerner[ctx.pick("stjernespor")["id"]] += 1
     char["stjerner"] = stjerner
     char["fokus_bonus"] = fixed["fokus_bonus"]
@@ -247,6 +239,7 @@ def navn(char: dict, ctx: Context) -> None:
         steps.navn(char, ctx)
         return
     fixed = plan(ctx, char["template"])
+    ctx.name_space = char["template"]  # a creature's names: its template's kendetegn
     marks = fixed["kendetegn"]
     mark = marks[int(ctx.rng.random() * len(marks))]
     char["name"] = f"{fixed['name']} {mark}"

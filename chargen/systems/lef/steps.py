@@ -30,27 +30,27 @@ from chargen.systems.lef.rules import (
 
 def regler(ctx: Context) -> dict:
     """regler.toml's numbers, the forbedring thresholds in order (once per batch)."""
+    return ctx.memo(("lef", "regler"), _regler, ctx.table("regler"))
 
-    def build() -> dict:
-        rules = dict(ctx.table("regler").settings)
-        rules["forbedring_ved"] = sorted(rules["forbedring_ved"])
-        return rules
 
-    return ctx.memo(("lef", "regler"), build)
+def _regler(table) -> dict:
+    rules = dict(table.settings)
+    rules["forbedring_ved"] = sorted(rules["forbedring_ved"])
+    return rules
 
 
 def kampstile(ctx: Context) -> dict[str, str]:
     """Each talent's kampstil (one dict a batch shares)."""
-    table = ctx.table("evner")
-    return ctx.memo(("lef", "kampstile"), lambda: {e: table.get(e)["kampstil"] for e in TALENTER})
+    return ctx.memo(("lef", "kampstile"), _styles, ctx.table("evner"), TALENTER, "kampstil")
 
 
 def modeffekter(ctx: Context) -> dict[str, str]:
     """Each kundskab's modeffekt (one dict a batch shares)."""
-    table = ctx.table("evner")
-    return ctx.memo(
-        ("lef", "modeffekter"), lambda: {e: table.get(e)["modeffekt"] for e in KUNDSKABER}
-    )
+    return ctx.memo(("lef", "modeffekter"), _styles, ctx.table("evner"), KUNDSKABER, "modeffekt")
+
+
+def _styles(table, evner: tuple[str, ...], key: str) -> dict[str, str]:
+    return {e: table.get(e)[key] for e in evner}
 
 
 def ekspertise(ctx: Context, eks_id: str, kilde: str) -> dict:
