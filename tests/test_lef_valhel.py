@@ -216,7 +216,10 @@ def test_a_mixed_batch_tells_its_creatures_apart():
 
 def test_a_large_batch_is_not_capped_at_one_round_of_kendetegn(npcs):
     """A batch of 3,000 holds more væsner than there are kendetegn, as many as the
-    templates' weights give (telling them apart never turns a væsen into a person)."""
+    templates' weights give (telling them apart never turns a væsen into a person), and
+    a template whose kendetegn ran out numbers its own væsner only, never a person."""
+    assert any(_unnumbered(c["name"]) != c["name"] for c in npcs)  # some wolf ran out
+    assert all(_unnumbered(c["name"]) == c["name"] for c in npcs if c["blodarv"])
     counts = Counter(c["template"] for c in npcs)
     totals = {  # the weight of the templates that fit each gender (a hedeheks is a woman)
         gender: sum(
