@@ -171,12 +171,12 @@ PC_STEPS = [
 NPC_STEPS = [
     Step("skabelon", npcs.skabelon, fields=("template", "skabelon_navn"), command=False),
     Step("blodarv", npcs.blodarv, fields=BLODARV, reads=("template",)),
-    Step("evner", npcs.evner, fields=EVNER, reads=("template",)),
+    # the evner and what they reach: ekspertiser, tilstande, fokus, stjerner
     Step(
-        "tilstande",
-        npcs.tilstande,
-        fields=("ekspertiser", *TILSTANDE),
-        reads=("template", "blodarv", "talenter", "kundskaber"),
+        "evner",
+        npcs.evner,
+        fields=(*EVNER, "ekspertiser", *TILSTANDE),
+        reads=("template", "blodarv"),
     ),
     Step("grej", npcs.grej, fields=("grej", "penge"), reads=("template",)),
     # last: a person's home state and name (as a PC's), a creature's kendetegn

@@ -173,8 +173,11 @@ def blodarv(char: dict, ctx: Context) -> None:
 
 
 def evner(char: dict, ctx: Context) -> None:
-    """The twelve evner from the template's dice, kept within 0..evne_max; the kampstile
-    and modeffekter every character shows; no forbedringer (an NPC is made, not grown)."""
+    """The twelve evner from the template's dice, kept within 0..evne_max, and what they
+    reach: the kampstile and modeffekter every character shows, no forbedringer (an NPC
+    is made, not grown), the ekspertiser (the blodarv's, the template's, and each evne's
+    at ekspertise_ved), the tilstande from the template's lofts with the ekspertise
+    bonuses, values full, fokus, and stjerner, free ones placed by weight."""
     fixed = plan(ctx, char["template"])
     rolls = fixed["rolls"]
     if rolls is None:
@@ -186,24 +189,14 @@ def evner(char: dict, ctx: Context) -> None:
     if fixed["clamp"]:
         cap = fixed["evne_max"]
         values = [0 if v < 0 else cap if v > cap else v for v in values]
-    talenter = dict(zip(TALENTER, values[:6], strict=True))
-    kundskaber = dict(zip(KUNDSKABER, values[6:], strict=True))
-    char["talenter"] = talenter
-    char["kundskaber"] = kundskaber
+    char["talenter"] = dict(zip(TALENTER, values[:6], strict=True))
+    char["kundskaber"] = dict(zip(KUNDSKABER, values[6:], strict=True))
     char["kampstile"] = fixed["kampstile"]
     char["modeffekter"] = fixed["modeffekter"]
     char["forbedringer"] = []
-
-
-def tilstande(char: dict, ctx: Context) -> None:
-    """The ekspertiser (the blodarv's, the template's, and each evne's at ekspertise_ved),
-    the tilstande from the template's lofts with the ekspertise bonuses, values full;
-    fokus; stjerner, free ones placed by weight."""
-    fixed = plan(ctx, char["template"])
     ved = fixed["ved"]
-    reached = [e for e, v in char["talenter"].items() if v >= ved]
-    reached += [e for e, v in char["kundskaber"].items() if v >= ved]
-    fixed_kin = kin(ctx, char["template"], char["blodarv"], tuple(reached))
+    reached = tuple(e for e, v in zip(EVNER, values, strict=True) if v >= ved)
+    fixed_kin = kin(ctx, char["template"], char["blodarv"], reached)
     char["ekspertiser"] = fixed_kin["ekspertiser"]
     char["fokus"] = fixed_kin["fokus"]
     char["tilstande"] = fixed_kin["tilstande"]
