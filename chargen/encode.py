@@ -66,9 +66,11 @@ class Lines:
     A character made by chargen.procedure carries `constants`, the batch's registry of
     values its members share (id -> [the value, its text once encoded]): the line is
     the standard encoder's text of the character with those values stood in for by a
-    marker (private-use characters, which the encoder writes as they are, so a marker
-    is never a value's own text), split at the markers and joined again with each
-    value's text in its place (one pass, however many values are shared)."""
+    marker, split at the markers and joined again with each value's text in its place
+    (one pass, however many values are shared). The marker is a NUL character, whose
+    text `"\\u0000"` is ASCII (a wide marker would make the whole line a wide string);
+    a character whose own values hold that very string has more markers than shared
+    values, and its line is encoded whole."""
 
     __slots__ = ("fast",)
 
@@ -123,8 +125,8 @@ class Lines:
         return "".join(out)
 
 
-_MARK = "\ue000\ue001"  # what stands in for a shared value
-_MARK_TEXT = f'"{_MARK}"'  # and its text
+_MARK = "\x00"  # what stands in for a shared value
+_MARK_TEXT = '"\\u0000"'  # and its text: ASCII, so the line is never a wide string
 
 
 def jsonl(items: Iterable[Any]) -> Iterator[str]:

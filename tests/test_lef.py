@@ -7,7 +7,9 @@ forbedring, blodarv and personlighed, NPC templates, the CLI and bad input.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import random
 from collections import Counter
 
@@ -15,9 +17,12 @@ import pytest
 from conftest import assert_usage_error, by_id, lef_values, make, run
 
 from chargen.dice import parse
+from chargen.encode import compact
 from chargen.errors import ChargenError
 from chargen.procedure import Context, generate
-from chargen.systems import lef, load
+from chargen.seeds import Stream
+from chargen.systems import load
+from chargen.systems.lef import rules, steps
 from chargen.tables import Pool
 
 SYSTEM = load("lef")
@@ -56,7 +61,7 @@ def _expected_fokus(char: dict, extra: list[str] = ()) -> list[str]:
     wanted = ([BLODARV[char["blodarv"]]["fokus"]] if char.get("blodarv") else []) + list(extra)
     for held in char["ekspertiser"]:
         wanted += EKSPERTISER[held["id"]].get("fokus", [])
-    return [t for t in lef.TILSTANDE if t in wanted]
+    return [t for t in rules.TILSTANDE if t in wanted]
 
 
 # -- the evner ------------------------------------------------------------------------------
@@ -64,8 +69,8 @@ def _expected_fokus(char: dict, extra: list[str] = ()) -> list[str]:
 
 def test_pc_has_the_six_talenter_and_six_kundskaber_of_the_contract(pcs):
     for char in pcs:
-        assert tuple(char["talenter"]) == lef.TALENTER
-        assert tuple(char["kundskaber"]) == lef.KUNDSKABER
+        assert tuple(char["talenter"]) == rules.TALENTER
+        assert tuple(char["kundskaber"]) == rules.KUNDSKABER
 
 
 def test_evne_budget_is_spent_exactly_within_the_starting_cap(pcs):
@@ -81,8 +86,8 @@ def test_evne_budget_is_spent_exactly_within_the_starting_cap(pcs):
 
 def test_each_evne_shows_its_own_kampstil_or_modeffekt(pcs):
     for char in pcs[:50]:
-        assert char["kampstile"] == {e: EVNER[e]["kampstil"] for e in lef.TALENTER}
-        assert char["modeffekter"] == {e: EVNER[e]["modeffekt"] for e in lef.KUNDSKABER}
+        assert char["kampstile"] == {e: EVNER[e]["kampstil"] for e in rules.TALENTER}
+        assert char["modeffekter"] == {e: EVNER[e]["modeffekt"] for e in rules.KUNDSKABER}
 
 
 def test_forbedringer_exactly_at_the_thresholds_reached_and_from_the_evnes_own_four(pcs):
@@ -209,7 +214,7 @@ def test_each_evne_ekspertise_is_applied(eks):
         "ekspertiser": [{"id": "troldehud"}, {"id": eks}],
         "forbedringer": [],
     }
-    lef.tilstande(char, _context())
+    steps.tilstande(char, _context())
     start = RULES["loft_start"]
     for tilstand in BASE:
         bonus = effect.get("loft", {}).get(tilstand, 0)
@@ -220,7 +225,9 @@ def test_each_evne_ekspertise_is_applied(eks):
             **({"bonus": bonus} if bonus else {}),
         }
     assert "sjael" not in char["tilstande"]
-    assert char["fokus"] == [t for t in lef.TILSTANDE if t in ["udbytte", *effect.get("fokus", [])]]
+    assert char["fokus"] == [
+        t for t in rules.TILSTANDE if t in ["udbytte", *effect.get("fokus", [])]
+    ]
     expected = dict.fromkeys(SPOR, 0) | effect.get("stjerner", {})
     if "frie" in effect:
         assert sum(char["stjerner"].values()) == effect["frie"]
@@ -238,7 +245,7 @@ def test_each_forbedring_kind_changes_the_tilstande(forb):
     elif entry["virkning"] == "stjerne":
         gained["spor"] = "levned"
     char = {"blodarv": "nemal", "fokus": ["kraft"], "ekspertiser": [], "forbedringer": [gained]}
-    lef.tilstande(char, _context())
+    steps.tilstande(char, _context())
     lofts = {t: r["loft"] for t, r in char["tilstande"].items()}
     expected = dict.fromkeys(BASE, RULES["loft_start"])
     if entry["virkning"] == "loft":
@@ -250,8 +257,8 @@ def test_each_forbedring_kind_changes_the_tilstande(forb):
 
 
 def test_forced_evne_values_give_forbedringer_and_ekspertiser(monkeypatch):
-    forced = dict.fromkeys(lef.EVNER, 0) | {"fysik": 10, "mytologi": 10, "kultur": 5, "sind": 4}
-    monkeypatch.setattr(lef, "_spend", lambda ctx, rules, favoured: dict(forced))
+    forced = dict.fromkeys(rules.EVNER, 0) | {"fysik": 10, "mytologi": 10, "kultur": 5, "sind": 4}
+    monkeypatch.setattr(steps, "spend", lambda ctx, regler, favoured: dict(forced))
     for char in make("lef", count=30, seed=8, options={"blodarv": "nemal"}):
         got = [(g["evne"], g["ved"]) for g in char["forbedringer"]]
         assert got == [
@@ -273,10 +280,10 @@ def test_forced_evne_values_give_forbedringer_and_ekspertiser(monkeypatch):
 
 def test_a_full_loft_is_never_raised_past_loft_max():
     ctx = _context()
-    lofts = dict.fromkeys(lef.TILSTANDE, RULES["loft_max"]) | {"sjael": 0}
+    lofts = dict.fromkeys(rules.TILSTANDE, RULES["loft_max"]) | {"sjael": 0}
     for seed in range(40):
         ctx.start(seed, 0)
-        pick = lef._forbedring(
+        pick = steps.forbedring(
             ctx,
             TABLES["forbedringer"],
             EVNER["sind"],
@@ -289,7 +296,7 @@ def test_a_full_loft_is_never_raised_past_loft_max():
         )
         assert pick["id"] == "stjerne"
     with pytest.raises(ChargenError, match="no forbedring of 'sind'"):
-        lef._forbedring(
+        steps.forbedring(
             ctx,
             TABLES["forbedringer"],
             EVNER["sind"],
@@ -398,7 +405,7 @@ def test_npcs_follow_their_template(npcs):
         assert char["fokus"] and char["fokus"] == _expected_fokus(char, tpl.get("fokus", []))
         if tpl.get("vaesen"):
             assert char["blodarv"] is None and char["kendetegn"] in tpl["kendetegn"]
-            assert char["name"] == f"{tpl['name']} {char['kendetegn']}"
+            assert _unnumbered(char["name"]) == f"{tpl['name']} {char['kendetegn']}"
         else:
             assert char["blodarv"] in tpl["blodarv"]
             assert char["ekspertiser"][0]["id"] == BLODARV[char["blodarv"]]["ekspertise"]
@@ -422,18 +429,18 @@ def test_hedetrold_is_stronger_than_any_starting_pc(pcs):
     assert all(t["tilstande"]["helbred"]["loft"] == 8 for t in trolls)  # 6 + Vital
 
 
-def _walk(rng: random.Random, rules: dict, favoured: set[str]) -> dict[str, int]:
+def _walk(rng: random.Random, regler: dict, favoured: set[str]) -> dict[str, int]:
     """The evne budget spent as regler.toml says, point by point: draw rand() * the open
     evner's total weight and walk them, paying weight after weight (grund + value, +
-    foretrukken). The reference `_spend` must match, number for number."""
-    start, cap = rules["evne_start"], rules["evne_max_start"]
-    values = dict.fromkeys(lef.EVNER, start)
-    for _ in range(rules["evnepoint"]):
-        open_ = [e for e in lef.EVNER if values[e] < cap]
+    foretrukken). `steps.spend` must match, number for number."""
+    start, cap = regler["evne_start"], regler["evne_max_start"]
+    values = dict.fromkeys(rules.EVNER, start)
+    for _ in range(regler["evnepoint"]):
+        open_ = [e for e in rules.EVNER if values[e] < cap]
         weights = [
-            rules["fordeling_grund"]
+            regler["fordeling_grund"]
             + values[e]
-            + (rules["fordeling_foretrukken"] if e in favoured else 0)
+            + (regler["fordeling_foretrukken"] if e in favoured else 0)
             for e in open_
         ]
         point = rng.random() * sum(weights)
@@ -449,12 +456,12 @@ def _walk(rng: random.Random, rules: dict, favoured: set[str]) -> dict[str, int]
 
 @pytest.mark.parametrize(("grund", "foretrukken"), [(1, 3), (2, 0), (1, -1), (0, 0), (0, -2)])
 def test_evnepoint_spending_is_the_weighted_walk_number_for_number(grund, foretrukken):
-    rules = dict(RULES, fordeling_grund=grund, fordeling_foretrukken=foretrukken)
+    regler = dict(RULES, fordeling_grund=grund, fordeling_foretrukken=foretrukken)
     favoured = {"sind", "kultur", "styrke"}
     for seed in range(150):
         ctx = _context(seed=seed)
-        rng = random.Random(seed)
-        assert lef._spend(ctx, rules, favoured) == _walk(rng, rules, favoured), seed
+        rng = Stream(ctx.rng.getstate())  # the same stream, drawn again by the reference
+        assert steps.spend(ctx, regler, favoured) == _walk(rng, regler, favoured), seed
         assert ctx.rng.random() == rng.random()  # and the stream goes on in step
 
 
@@ -462,7 +469,7 @@ def test_evnepoint_spending_is_the_weighted_walk_number_for_number(grund, foretr
     "text", ["0", "4", "1d6", "1d6+2", "2d4+3", "1d3-1", "1d4-1d6", "2d6-3d4+1", "3d10+10", "d%"]
 )
 def test_npc_plain_dice_total_and_stream_are_dice_rolls(text):
-    base, sides = lef._plain(parse(text))
+    base, sides = rules.plain_dice(parse(text))
     for seed in range(200):
         fast, slow = random.Random(seed), random.Random(seed)
         assert base + sum(int(fast.random() * s) for s in sides) == parse(text).roll(slow).total
@@ -471,22 +478,95 @@ def test_npc_plain_dice_total_and_stream_are_dice_rolls(text):
 
 def test_npc_dice_with_aces_keep_or_d66_roll_through_the_dice_module():
     for text in ("1d6!", "4d6kh3", "2d20kl1", "d66", "1d6+1d6!"):
-        assert lef._plain(parse(text)) is None
+        assert rules.plain_dice(parse(text)) is None
+
+
+def _grouped(texts: tuple[str, ...]) -> tuple[list[int], tuple]:
+    plains = [rules.plain_dice(parse(t)) for t in texts]
+    dice = [(i, s) for i, (_base, sides) in enumerate(plains) for s in sides]
+    return [base for base, _sides in plains], rules.dice_groups(dice)
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("1d6+2", "1d4", "1d3-1"),
+        ("2d4+3", "1d6", "1d4-1d6"),
+        ("2d6-3d4+1", "d%"),
+        ("0", "1d3-2", "4"),
+    ],
+)
+def test_npc_dice_read_from_one_number_give_every_combination_of_faces_once(texts):
+    """An NPC's plain dice are read as the digits of one number drawn evenly: over every
+    number of the range each combination of faces comes up exactly once, so each
+    expression's totals, alone and together, are what rolling its dice gives."""
+    bases, groups = _grouped(texts)
+    assert len(groups) == 1
+    (outcomes, _dice) = groups[0]
+    got = Counter()
+    for u in range(outcomes):
+        values = list(bases)
+        rules.roll_groups(lambda u=u: (u + 0.5) / outcomes, groups, values)
+        got[tuple(values)] += 1
+    want = Counter()
+    faces = [range(1, abs(s) + 1) for _i, s in _dice]
+    for combo in itertools.product(*faces):
+        values = [parse(t).modifier for t in texts]
+        for (owner, sides), face in zip(_dice, combo, strict=True):
+            values[owner] += face if sides > 0 else -face
+        want[tuple(values)] += 1
+    assert got == want
+    for text, low_high in zip(texts, zip(*got, strict=True), strict=True):
+        assert set(low_high) == set(parse(text).possible_values())
+    values = list(bases)  # a draw at the very top of [0, 1) stays within the range
+    rules.roll_groups(lambda: 1.0 - 2**-53, groups, values)
+    assert all(v in parse(t).possible_values() for v, t in zip(values, texts, strict=True))
+
+
+def test_npc_dice_groups_stay_within_one_draw_and_keep_their_order():
+    assert rules.dice_groups([]) == ()  # no dice (an evne of "0"): nothing drawn
+    dice = [(i % 3, s) for i, s in enumerate([100_000, -6, 100_000, 20, 100_000, 8, 3])]
+    groups = rules.dice_groups(dice)
+    assert len(groups) > 1
+    assert all(outcomes <= rules.ONE_DRAW for outcomes, _ in groups)
+    assert [d for _, group in groups for d in group] == dice
+    for outcomes, group in groups:
+        assert outcomes == math.prod(abs(s) for _, s in group)
+
+
+def test_npc_evner_follow_their_dice_evenly_and_independently():
+    """Over thousands of vagter, Styrke (1d6+2) and Fysik (1d6+2) each show every value
+    about equally often, and every pair of them too (chi-square, far from its bounds)."""
+    chars = make("lef", "npc", count=3600, seed=44, options={"template": "vagt"})
+    pairs = Counter((c["talenter"]["styrke"], c["talenter"]["fysik"]) for c in chars)
+    assert set(pairs) == {(a, b) for a in range(3, 9) for b in range(3, 9)}
+    expected = len(chars) / 36
+    chi2 = sum((n - expected) ** 2 / expected for n in pairs.values())
+    assert chi2 < 80, chi2  # 35 degrees of freedom: p < 1e-5 above 80
+    for evne in ("styrke", "fysik", "sanse", "snilde"):
+        counts = Counter(c["talenter"][evne] for c in chars)
+        expr = SKABELONER["vagt"]["evner"][evne]
+        assert set(counts) == set(parse(expr).possible_values()), evne
 
 
 def test_npc_template_drawn_by_weight_among_the_rows_that_fit_the_gender():
-    # the gender is decided first (the skabeloner carry a gender condition: a hedeheks is
-    # a woman), then the template by weight among the rows that fit it
+    # the gender is decided first, from a stream of its own (the skabeloner carry a gender
+    # condition: a hedeheks is a woman), then the template by weight among the rows that
+    # fit it, from the template step's own stream
     entries = TABLES["skabeloner"].entries
     assert any(e.get("when") for e in entries)
+    first = SYSTEM.npc_steps()[0]
+    assert first.fields[0] == "template"
     for seed in range(60):
         char = make("lef", "npc", seed=seed)[0]
-        rng = random.Random(seed)
-        gender = "female" if rng.random() < 0.5 else "male"
+        ctx = Context(SYSTEM, TABLES, "npc")
+        ctx.start(seed, 0)
+        gender = ctx.gender()
+        ctx.begin(first)
         fitting = [e for e in entries if e.get("when", {}).get("gender", gender) == gender]
-        assert char["template"] == Pool(fitting).pick(rng)["id"]
+        assert char["template"] == Pool(fitting).pick(ctx.rng)["id"]
         if char["blodarv"] is not None:
-            assert char["kon"] == lef.GENDER[gender]
+            assert char["kon"] == rules.GENDER[gender]
 
 
 def test_npc_hedeheks_is_always_a_woman():
@@ -544,25 +624,53 @@ def test_npc_templates_with_aces_keep_d66_and_values_past_the_range(tmp_path):
     kaempe = [c for c in chars if c["template"] == "kaempe"]
     assert top in {c["talenter"]["styrke"] for c in kaempe}  # 13..40, kept at evne_max
     assert 0 in {c["talenter"]["fysik"] for c in kaempe}  # 1d4-1d6 below 0 kept at 0
-    again = next(generate(SYSTEM, tables, "npc", {}, 1, chars[9]["seed"]))
-    assert again == chars[9]
+    for char in chars:  # each regenerates from its seed (the batch's number for a name aside)
+        again = next(generate(SYSTEM, tables, "npc", {}, 1, char["seed"]))
+        assert again == {**char, "name": _unnumbered(char["name"])}
 
 
-def test_npcs_of_a_batch_share_no_mutable_parts():
-    options = {"template": "hedetrold"}
-    first, second = make("lef", "npc", count=2, seed=31, options=options)
-    first["tilstande"]["helbred"]["vaerdi"] -= 3
-    first["ekspertiser"][0]["navn"] = "Glemt"
-    first["kampstile"]["fysik"] = "Ingen"
-    first["modeffekter"]["kultur"] = "Ingen"
-    first["stjerner"]["prygl"] += 5
-    first["fokus"].append("psyke")
-    first["forbedringer"].append({})
-    first["grej"].append("Sten")
-    person = make("lef", "npc", count=2, seed=31, options={"template": "smugler"})
-    person[0]["grej"].append("Sten")
-    assert second == make("lef", "npc", count=2, seed=31, options=options)[1]
-    assert person[1] == make("lef", "npc", count=2, seed=31, options={"template": "smugler"})[1]
+def _unnumbered(name: str) -> str:
+    """A name without the number the engine adds once a template's names ran out in a
+    batch ("Ulv med revet øre 2": every kendetegn was taken)."""
+    head, _, tail = name.rpartition(" ")
+    return head if head and tail.isdigit() else name
+
+
+@pytest.mark.parametrize("options", [{"template": "hedetrold"}, {"template": "smugler"}, {}])
+def test_npcs_of_a_batch_share_what_the_template_fixes_and_never_change_it(options):
+    """What a template (and blodarv) fixes is one object the batch's members share, encoded
+    once (Context.memo); making more members never changes it, and what differs between
+    members (evner, free stjerner, penge) is each member's own."""
+    chars, texts = [], []
+    for char in generate(SYSTEM, TABLES, "npc", options, 80, 31):
+        chars.append(char)
+        texts.append(compact(char))
+    assert [compact(c) for c in chars] == texts  # no later member changed an earlier one
+    first, second = chars[0], chars[1]
+    assert first["kampstile"] is second["kampstile"]
+    assert first["modeffekter"] is second["modeffekter"]
+    for key in ("talenter", "kundskaber", "forbedringer"):
+        assert len({id(c[key]) for c in chars}) == len(chars), key
+    by_template: dict[str, list[dict]] = {}
+    for char in chars:
+        by_template.setdefault(char["template"], []).append(char)
+    shared = 0
+    for group in by_template.values():
+        assert len({id(c["grej"]) for c in group}) == 1
+        for a in group:
+            for b in group:
+                same = (a["blodarv"], _reached(a)) == (b["blodarv"], _reached(b))
+                for key in ("ekspertiser", "tilstande", "fokus"):
+                    assert (a[key] is b[key]) == same, key
+                free = any(EKSPERTISER[e["id"]].get("frie_stjerner") for e in a["ekspertiser"])
+                if a is not b and same:
+                    assert (a["stjerner"] is b["stjerner"]) == (not free)
+                    shared += 1
+    assert shared
+
+
+def _reached(char: dict) -> tuple[str, ...]:
+    return tuple(e for e, v in lef_values(char).items() if v >= RULES["ekspertise_ved"])
 
 
 # -- seeds, steps and the CLI --------------------------------------------------------------

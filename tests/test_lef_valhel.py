@@ -173,35 +173,67 @@ def test_no_npc_holds_two_ekspertiser_with_one_effect(npcs):
         assert len(effects) == len(set(effects)), (char["template"], char["ekspertiser"])
 
 
+def _unnumbered(name: str) -> str:
+    """A name without the number the engine adds once a template's names ran out in a
+    batch ("Ulv med revet øre 2")."""
+    head, _, tail = name.rpartition(" ")
+    return head if head and tail.isdigit() else name
+
+
 def test_creatures_of_one_template_are_told_apart_in_a_batch():
+    """No two væsner of a batch share a name (the engine draws a taken one's naming step
+    again under a new seed, which it records); once its kendetegn are spent, a template's
+    later væsner are numbered. Every member regenerates from its own seed, name included,
+    the number aside."""
     for template in ("ulv", "hedetrold", "uren"):
         marks = SKABELONER[template]["kendetegn"]
-        batch = make("lef", "npc", count=len(marks), seed=5, options={"template": template})
+        batch = make("lef", "npc", count=2 * len(marks), seed=5, options={"template": template})
         names = [c["name"] for c in batch]
         assert len(set(names)) == len(names), names
+        told = [c["kendetegn"] for c in batch if c["name"] == _unnumbered(c["name"])]
+        assert sorted(told) == sorted(marks), told  # (this seed) every kendetegn, then numbers
         for char in batch:  # a member made again from its own seed, name included
             again = make("lef", "npc", seed=char["seed"], options={"template": template})[0]
-            assert again == char
+            assert again == {**char, "name": _unnumbered(char["name"])}
+            assert again["name"] == f"{SKABELONER[template]['name']} {char['kendetegn']}"
 
 
 def test_a_mixed_batch_tells_its_creatures_apart():
     batch = make("lef", "npc", count=400, seed=8)
+    names = [c["name"] for c in batch]
+    assert len(set(names)) == len(names)
     for template in ("ulv", "hedetrold", "uren"):
         names = [c["name"] for c in batch if c["template"] == template]
         assert names
         top = Counter(names).most_common(1)[0][1]
         assert top <= -(-len(names) // len(SKABELONER[template]["kendetegn"])) + 1
     for char in batch[::37]:
-        assert make("lef", "npc", seed=char["seed"])[0] == char
+        assert make("lef", "npc", seed=char["seed"])[0] == {
+            **char,
+            "name": _unnumbered(char["name"]),
+        }
 
 
 def test_a_large_batch_is_not_capped_at_one_round_of_kendetegn(npcs):
-    """Once every kendetegn of a væsen is taken they are free again: a batch of 3,000
-    holds more ulve than there are kendetegn (the redraw once made every væsen after
-    the twelfth a person)."""
+    """A batch of 3,000 holds more væsner than there are kendetegn, as many as the
+    templates' weights give (telling them apart never turns a væsen into a person), and
+    a template whose kendetegn ran out numbers its own væsner only, never a person."""
+    assert any(_unnumbered(c["name"]) != c["name"] for c in npcs)  # some wolf ran out
+    assert all(_unnumbered(c["name"]) == c["name"] for c in npcs if c["blodarv"])
     counts = Counter(c["template"] for c in npcs)
+    totals = {  # the weight of the templates that fit each gender (a hedeheks is a woman)
+        gender: sum(
+            t.get("weight", 1)
+            for t in SKABELONER.values()
+            if t.get("when", {}).get("gender", gender) == gender
+        )
+        for gender in ("male", "female")
+    }
     for template in ("ulv", "hedetrold", "uren"):
         assert counts[template] > 2 * len(SKABELONER[template]["kendetegn"]), counts
+        weight = SKABELONER[template].get("weight", 1)
+        expected = SEEDS * sum(weight / total / 2 for total in totals.values())
+        assert abs(counts[template] - expected) < 4 * expected**0.5, (template, counts)
 
 
 # -- no wasted picks -------------------------------------------------------------------------
