@@ -100,6 +100,9 @@ class Context:
         ] = {}  # batch-wide state a system may keep (a squad's stat block)
         self.cache: dict[Any, Any] = {}  # what `memo` keeps for the batch
         self.constants: dict[int, list] = {}  # the memo's dicts and lists, for the encoder
+        # what every character starts with, in this order (chargen.procedure.new_character)
+        self.envelope = {"system": system.id, "kind": kind, "template": None, "seed": 0}
+        self.envelope["name"] = None
         self.variants: dict[str, int] = {}
         # each step's stream is salted by the kind of character and the step's id
         self._salts = _Salts(kind)
@@ -120,6 +123,8 @@ class Context:
         self._rules: dict[int, tuple[dict, Rule]] = {}
         self._option_facts: dict[tuple[str, str], str | None] = {}
         self._steering: Steering | None = None
+        self._steered: frozenset = frozenset()  # (set by steering())
+        self._loaded = tables._loaded  # the tables loaded so far, looked up on the hot path
         self._reserved: frozenset = frozenset()  # names of pinned entries (set by steering())
         self._pinban: frozenset | None = None  # what pinned entries exclude (None: not built)
 
@@ -223,6 +228,8 @@ class Context:
         if self._steering is None:
             self._steering = Steering(self)
             self._reserved, self._pinban = self._steering.reserved, self._steering.banned
+            # the facts a draw must keep possible for the pins: none without pins
+            self._steered = frozenset(self._steering.relevant if self._steering.pins else ())
         return self._steering
 
     @property
@@ -619,11 +626,26 @@ class Context:
         the choices pinned by options can still hold. The entry's id becomes the
         fact the choice decides (`fact`, else the option's declared fact).
         """
-        tab = self.tables[table]
+        tab = self._loaded.get(table) or self.tables[table]
         fact = fact or self._fact_for(option, table)
         wanted = self.options.get(option) if "-" not in option else self.option(option)
         if isinstance(wanted, list | tuple):
             wanted = wanted[0] if wanted else None
+        if (
+            wanted is None
+            and self.prompter is None
+            and tab.die is None
+            and (fact is None or fact not in self._steered)
+        ):  # the usual case, at the cost of one pick: the dice choose among what fits
+            pool = self._memo_pool(tab)[1] if allowed is None else self._among_pool(tab, allowed)
+            if pool.entries:
+                entry = pool.pick(self.rng)
+                if fact:
+                    self.facts[fact] = entry["id"]
+                self.note(entry, tab)
+                if self.kind == "pc":
+                    self.log(choice=option, id=entry["id"], name=self._name(entry), by="random")
+                return entry
         if wanted is not None:
             pool = list(tab.entries) if allowed is None else list(allowed)
             entry = self._validated(option, tab, wanted, pool, why)

@@ -244,7 +244,8 @@ class Character(dict):
 
 def new_character(ctx: Context) -> Character:
     """The envelope every character starts with."""
-    char = Character(system=ctx.system.id, kind=ctx.kind, template=None, seed=ctx.seed, name=None)
+    char = Character(ctx.envelope)
+    char["seed"] = ctx.seed
     char.constants = ctx.constants
     return char
 

@@ -19,6 +19,7 @@ import bisect
 import fnmatch
 import functools
 import math
+import operator
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -171,6 +172,9 @@ def _loose_tables(root: Path) -> bool:
         return False
 
 
+_weight = operator.methodcaller("get", "weight", 1)  # an entry's weight (1 unless it says)
+
+
 class Pool:
     """Entries with their running weight sums: many weighted picks from one fixed set.
 
@@ -182,7 +186,7 @@ class Pool:
 
     def __init__(self, entries) -> None:
         self.entries = tuple(entries)
-        self.sums = list(accumulate(float(e.get("weight", 1)) for e in self.entries))
+        self.sums = list(accumulate(map(float, map(_weight, self.entries))))
         self.total = self.sums[-1] if self.sums else 0.0
 
     def pick(self, rng) -> dict:
