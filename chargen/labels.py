@@ -292,17 +292,6 @@ def check(data: dict) -> list[tuple[str, str]]:
     return out
 
 
-def builtin_labels(system: str, name: str = "etiketter", section: str = "labels") -> dict:
-    """The `[labels]` (or another section) of a system's built-in labels file, for
-    module-level code that has no pack at hand (a sheet should prefer `tables.labels`,
-    which a user's pack can change)."""
-    from chargen.tomlfile import builtin_root, tomllib
-
-    path = builtin_root() / system / f"{name}.toml"
-    with open(path, "rb") as handle:
-        return dict(tomllib.load(handle).get(section, {}))
-
-
 def _names_by_id(tables: Iterable[Any]) -> dict[str, str]:
     """id -> shown name over tables in order (the first table that has an id names it)."""
     index: dict[str, str] = {}

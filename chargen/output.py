@@ -33,30 +33,6 @@ def section_text(sections: list, markdown: bool, title: str = "", width: int = 8
     return layout(sections, markdown, title, width)
 
 
-def _columns(system, labels) -> list:
-    """The roster's Columns (old (label, key) pairs read as labels keys where they are)."""
-    from chargen.sheet import Column
-
-    out = []
-    for col in system.roster:
-        if isinstance(col, Column):
-            out.append(col)
-            continue
-        label, key = col
-        slug = _slug(label)
-        if slug in labels:
-            out.append(Column(slug, key))
-        else:  # a literal header: shown as written
-            out.append(Column(label, key, priority=9 if key == "name" else 5))
-    return out
-
-
-def _slug(text: str) -> str:
-    table = str.maketrans("åäáöøóőæéíúüű", "aaaoooo" + "e" + "eiuuu")
-    text = text.lower().translate(table).replace("æ", "ae")
-    return "".join(c if c.isalnum() else "_" for c in text).strip("_")
-
-
 def roster(
     columns: list,
     items: Iterable[dict],
@@ -68,14 +44,13 @@ def roster(
     """One row per character, in chunks of ROSTER_CHUNK rows; the columns (chosen and
     abbreviated on the first chunk to fit `width`) stay the same for the whole batch.
 
-    `columns` are Columns (or (label, key) pairs when `labels` is None).
+    `columns` are chargen.sheet.Columns.
     """
     from chargen.labels import Labels
     from chargen.render import choose_columns, md_table, roster_lines
-    from chargen.sheet import Column
 
     labels = labels or Labels()
-    cols = [c if isinstance(c, Column) else Column(c[0], c[1]) for c in columns]
+    cols = list(columns)
     forms = [labels.forms(c.key) if c.key in labels else [c.key] for c in cols]
     getters = [_getter(c, labels, tables) for c in cols]
     chosen: tuple | None = None
@@ -193,14 +168,14 @@ ENVELOPE = ("system", "kind", "template", "seed", "name", "step", "historik")
 EFFECT_KEYS = ("effects", "effekter", "effekt", "virkning_effekter", "hatasok")
 
 
-def step_sheet(system, char: dict, tables=None, step=None) -> list:
+def step_sheet(system, char: dict, tables, step=None) -> list:
     """One step's part of a character, laid out like that part of the sheet.
 
     The system's Parts whose fields the character has come first; every other step
     field is laid out by its shape, each key under its label, values by name."""
     from chargen.sheet import Section
 
-    labels = tables.labels if tables is not None else _legacy(system)
+    labels = tables.labels
     head = [[labels.word("name"), char["name"]]] if char.get("name") else []  # not yet named
     head.append([labels.word("step"), labels(step.id) if step is not None else char["step"]])
     head.append([labels.word("seed"), char["seed"]])
@@ -216,12 +191,6 @@ def step_sheet(system, char: dict, tables=None, step=None) -> list:
             continue
         sections += _field_sections(key, value, labels, tables, head)
     return sections
-
-
-def _legacy(system):
-    from chargen.labels import Labels
-
-    return Labels({"labels": dict(system.labels)})
 
 
 def _field_sections(key: str, value: Any, labels, tables, head: list) -> list:
@@ -313,7 +282,7 @@ def render(
         )
     if system.batch_sheet is not None and count <= BATCH_SHEET_LIMIT:
         return _batch_or_roster(system, tables, list(items), markdown, width)
-    return roster(_columns(system, labels), items, markdown, labels, width, tables)
+    return roster(system.roster, items, markdown, labels, width, tables)
 
 
 def _batch_or_roster(
@@ -323,9 +292,7 @@ def _batch_or_roster(
     if sections is not None:
         sections = named(sections, tables)
     if sections is None:
-        yield from roster(
-            _columns(system, tables.labels), items, markdown, tables.labels, width, tables
-        )
+        yield from roster(system.roster, items, markdown, tables.labels, width, tables)
     else:
         yield section_text(sections, markdown, width=width)
 

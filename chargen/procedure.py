@@ -102,8 +102,7 @@ class System:
     pc: list[Step]
     npc: StepFunction | list[Step]
     sheet: Callable[[dict, Tables], list[Section]] | None
-    roster: list[Column | tuple[str, str | Callable[[dict], Any]]]
-    labels: dict[str, str] = field(default_factory=dict)  # legacy: use the labels file
+    roster: list[Column]
     pc_options: list[Option] = field(default_factory=list)
     npc_options: list[Option] = field(default_factory=list)
     description: str = ""
@@ -148,9 +147,6 @@ class System:
         if self.sheet is not None:
             return self.sheet(char, tables)
         return [s for part in self.parts for s in part.build(char, tables)]
-
-    def label(self, key: str) -> str:
-        return self.labels.get(key, key.replace("_", " ").capitalize())
 
     def step(self, step_id: str) -> Step:
         for step in self.pc:
