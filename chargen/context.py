@@ -152,10 +152,7 @@ class Context:
         z = self._bases[step.naming] + self._salts[sid]
         if self.variants:
             z += self.variants.get(sid, 0) * _VARIANT
-        z &= _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        self.rng.state = z ^ (z >> 31)
+        self.rng.state = z & _MASK64
 
     def memo(self, key: Any, build: Callable[..., Any], *args: Any) -> Any:
         """What `build(*args)` gives, worked out once per batch under `key`.
@@ -437,22 +434,18 @@ class Context:
         # filter once and take each drawn row out; otherwise filter before each pick.
         steady = tab.compiled.plain
         chooser = self._memo_pool(tab)[1] if pool is None else self._among_pool(tab, pool)
-        fitting = list(chooser.entries)
         for _ in range(count):
             if drawn and not steady:
                 chooser = self._memo_pool(tab)[1] if pool is None else self._among_pool(tab, pool)
-                fitting = [e for e in chooser.entries if not any(e is d for d in drawn)]
-            if not fitting:
+            if len(chooser.entries) - len(chooser.left(drawn)) <= 0:
                 raise ChargenError(
                     f"table {tab.name} ({tab.path}) has {len(drawn)} entries that fit "
                     f"this character to draw from, not the {count} asked for"
                 )
-            # the first row from the pool of the rows that fit, their weights summed
-            entry = Pool(fitting).pick(self.rng) if drawn else chooser.pick(self.rng)
+            # from the rows that fit, their weights summed, but those drawn already
+            entry = chooser.pick_without(self.rng, drawn) if drawn else chooser.pick(self.rng)
             self.note(entry, tab)
             drawn.append(entry)
-            if steady:
-                fitting = [e for e in fitting if e is not entry]
         return drawn
 
     # -- text --------------------------------------------------------------

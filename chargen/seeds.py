@@ -69,12 +69,14 @@ def salt(word: str) -> int:
 
 def step_state(seed: int, step_salt: int, variant: int = 0, whole: bool = False) -> int:
     """The starting state of a step's stream: from the seed's body bits (the whole seed
-    for the name step), the step's salt and its variant (0: the usual draw)."""
+    for the name step), the step's salt and its variant (0: the usual draw).
+
+    wyrand is a counter (its state steps by one odd constant a number) read through a
+    strong mix, so two streams differ where their counters start far apart: the seed
+    spread by the golden ratio, plus a salt already mixed from the step's id, is enough,
+    and costs a seventh of mixing it again once a step."""
     base = seed if whole else seed & BODY_MASK
-    z = (base * _GOLDEN + step_salt + variant * _VARIANT) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64  # _mix, inline: once a step
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
+    return (base * _GOLDEN + step_salt + variant * _VARIANT) & _MASK64
 
 
 class Stream(random.Random):

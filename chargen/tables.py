@@ -182,15 +182,46 @@ class Pool:
     the cost of one bisect once the pool is built (build it once per batch).
     """
 
-    __slots__ = ("entries", "sums", "total")
+    __slots__ = ("entries", "sums", "total", "_where", "_whole")
 
     def __init__(self, entries) -> None:
         self.entries = tuple(entries)
         self.sums = list(accumulate(map(float, map(_weight, self.entries))))
         self.total = self.sums[-1] if self.sums else 0.0
+        self._where: dict[int, int] | None = None  # entry -> its place (see `left`)
+        self._whole = False
 
     def pick(self, rng) -> dict:
         index = bisect.bisect(self.sums, rng.random() * self.total)
+        return self.entries[min(index, len(self.entries) - 1)]
+
+    def left(self, taken: list[dict]) -> list[int]:
+        """The places of the entries of `taken` that are in this pool, in order."""
+        where = self._where
+        if where is None:
+            where = self._where = {id(e): i for i, e in enumerate(self.entries)}
+            self._whole = self.total < 2**53 and all(s.is_integer() for s in self.sums)
+        return sorted(where[id(e)] for e in taken if id(e) in where)
+
+    def pick_without(self, rng, taken: list[dict]) -> dict:
+        """What `Pool(the entries but those taken).pick(rng)` picks, without building that
+        pool when the weights are whole numbers (they then sum exactly either way): the
+        draw falls in the weight left and steps over the shares of the rows taken."""
+        places = self.left(taken)
+        if not places:
+            return self.pick(rng)
+        if not self._whole or len(places) >= len(self.entries):
+            rest = [e for i, e in enumerate(self.entries) if i not in places]
+            return Pool(rest).pick(rng)
+        sums = self.sums
+        shares = [
+            (sums[i - 1] if i else 0.0, sums[i] - (sums[i - 1] if i else 0.0)) for i in places
+        ]
+        point = rng.random() * (self.total - sum(w for _, w in shares))
+        for start, share in shares:  # in the full pool's order: step over each share taken
+            if start <= point:
+                point += share
+        index = bisect.bisect(sums, point)
         return self.entries[min(index, len(self.entries) - 1)]
 
     def __bool__(self) -> bool:

@@ -52,7 +52,7 @@ def test_a_whole_walk_in_danish_with_every_answer_recorded():
         ("^Vælg sporet til en af Alsidigs", "prygl"),
         ("^Vælg sporet til en af Alsidigs", "prygl"),
     ]
-    run = _walk(["--seed", "12"], answers)
+    run = _walk(["--seed", "1"], answers)
     assert run.code == 0, run.stderr[-3000:]
     for prompt in run.prompts:
         assert not ENGLISH.search(prompt), prompt

@@ -49,7 +49,9 @@ SPECS = {
     "mallar": Spec(
         "definitions",
         fields={
-            "egenskaper": "dict[str]!",
+            # each of the seven, a value or a range ("2-4"), read by checks.check_pack
+            "egenskaper": "dict[re:^\\d{1,2}(-\\d{1,2})?$]"
+            "{stark,talig,smidig,uppmarksam,overtygande,stridsvan,traffsaker}!",
             "bakgrunder": "list[id:bakgrunder]!",
             "bakgrund_tarningar": "re:^\\d{1,2}(-\\d{1,2})?$!",
             "karma": "re:^\\d{1,2}(-\\d{1,2})?$!",

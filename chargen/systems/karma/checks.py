@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chargen.errors import Problem
 from chargen.systems.karma.rules import EGENSKAPER, karma_typ
-from chargen.tables import Tables
+from chargen.tables import Tables, parse_range
 from chargen.tomlfile import key_line
 
 
@@ -23,7 +23,21 @@ def check_pack(tables: Tables) -> list[Problem]:
                     )
                 )
     table = tables["mallar"]
+    cap = tables["regler"].setting("tak")
     for index, entry in enumerate(table.entries):
+        for key in ("bakgrund_tarningar", "karma", *(f"egenskaper.{e}" for e in EGENSKAPER)):
+            field, _, egenskap = key.partition(".")
+            text = entry[field][egenskap] if egenskap else entry[field]
+            low, high = parse_range(text)
+            top = cap if egenskap else 100
+            if low > high or high > top:
+                out.append(
+                    Problem(
+                        str(table.path),
+                        key_line(table.text, field, index),
+                        f"'{entry['id']}': {key} = {text!r} must be a range low-high up to {top}",
+                    )
+                )
         if karma_typ(entry) == "grupp" and not entry.get("foljare"):
             out.append(
                 Problem(
