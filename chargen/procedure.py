@@ -287,6 +287,11 @@ class UniqueNames:
     def __init__(self, ctx: Context, steps: list[Step], warn: Callable[[str], None] | None):
         self.ctx, self.steps, self.warn = ctx, steps, warn
         self.at = next(i for i, s in enumerate(steps) if s.naming)
+        self.before, self.naming, self.after = (
+            steps[: self.at],
+            steps[self.at],
+            steps[self.at + 1 :],
+        )
         self.seen: set[str] = set()
         self.spent: set[Any] = set()
         # the spaces that ran out, and after how many characters: said once, at the end
@@ -305,20 +310,20 @@ class UniqueNames:
             char = make_character(ctx, self.steps)
             return self._settle(char, seed, index)
         char = new_character(ctx)
-        steps = self.steps
-        for step in steps[: self.at]:
-            ctx.begin(step)
+        begin = ctx.begin
+        for step in self.before:
+            begin(step)
             step.run(char, ctx)
-        naming = steps[self.at]
         # the state before the naming step, for a rename: a few small copies, which cost
         # less than making the member's earlier steps again where names crowd
         before = self._state(char, ctx)
-        ctx.begin(naming)
+        naming = self.naming
+        begin(naming)
         naming.run(char, ctx)
         if char["name"] in self.seen:
             self._rename(char, ctx, seed, naming, before)
-        for step in steps[self.at + 1 :]:
-            ctx.begin(step)
+        for step in self.after:
+            begin(step)
             step.run(char, ctx)
         self._remember(char["name"])
         return char
