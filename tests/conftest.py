@@ -46,6 +46,21 @@ def make(
     return list(generate(system, system.tables(), kind, options or {}, count, seed, step=step))
 
 
+def pip(command: str, *args: str) -> None:
+    """`python -m pip COMMAND ARGS` of this test environment, offline and quiet (no
+    dependencies, no build isolation: the environment's own setuptools builds)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", command, "--quiet", "--no-deps", "--no-build-isolation",
+         "--disable-pip-version-check", *args],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
 def by_id(tables, name: str) -> dict[str, dict]:
     """The entries of a loaded pack's table `name`, keyed by id."""
     return {e["id"]: e for e in tables[name].entries}

@@ -5,33 +5,16 @@ an editable install and the tests of a checkout went on working)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
+
+from conftest import pip
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_wheel_holds_every_module_and_table(tmp_path):
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--disable-pip-version-check",
-            "--wheel-dir",
-            str(tmp_path),
-            str(ROOT),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
+    pip("wheel", "--wheel-dir", str(tmp_path), str(ROOT))
     (wheel,) = tmp_path.glob("chargen-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "chargen").rglob("*.py")}

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import pip
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "plugin"
@@ -27,24 +28,7 @@ SEEDS = 3_000
 def installed(tmp_path_factory):
     """The folder pip installed the example into; it is on sys.path while the module runs."""
     target = tmp_path_factory.mktemp("plugin")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--disable-pip-version-check",
-            "--target",
-            str(target),
-            str(EXAMPLE),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
+    pip("install", "--target", str(target), str(EXAMPLE))
     from chargen import systems
 
     sys.path.insert(0, str(target))
