@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from typing import NamedTuple
@@ -45,8 +44,7 @@ _TERM = re.compile(r"(\d*)([dtk])(\d+|%)(!?)(?:k([hl])(\d+))?", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+")
 
 
-@dataclass(frozen=True)
-class DiceTerm:
+class DiceTerm(NamedTuple):
     """`count` dice of `sides` sides, added (sign 1) or taken away (sign -1)."""
 
     count: int
@@ -79,7 +77,8 @@ class DiceTerm:
 class Roll(NamedTuple):
     """The result of rolling a `Dice`: its total and every die that was rolled.
 
-    A NamedTuple, not a frozen dataclass: rolls are made in the hot loop.
+    A NamedTuple, as the parsed forms are: rolls are made in the hot loop, and a
+    dataclass would cost every start-up more.
     """
 
     expression: str
@@ -90,8 +89,7 @@ class Roll(NamedTuple):
         return {"expression": self.expression, "total": self.total, "dice": list(self.dice)}
 
 
-@dataclass(frozen=True)
-class Dice:
+class Dice(NamedTuple):
     """A parsed dice expression: its terms and a flat modifier."""
 
     text: str

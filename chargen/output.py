@@ -305,8 +305,6 @@ def named(sections: list, tables) -> list:
     """A sheet's sections with every cell that is a bare id (a whole cell such as
     "stadsvakt") shown by its entry's name, from the tables the character was drawn
     from: the engine's safety net, so a sheet never prints an id."""
-    import dataclasses
-
     labels = tables.labels
 
     def fix(cell: Any) -> Any:
@@ -329,7 +327,7 @@ def named(sections: list, tables) -> list:
         text = fix(section.text)
         if text != section.text:
             changes["text"] = text
-        out.append(dataclasses.replace(section, **changes) if changes else section)
+        out.append(section._replace(**changes) if changes else section)
     return out
 
 

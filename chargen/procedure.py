@@ -12,9 +12,8 @@ systems` are all built from these objects, so nothing is written twice.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from chargen.conditions import PRONOUNS
 from chargen.context import Context
@@ -28,8 +27,7 @@ __all__ = ["Context", "Option", "Step", "System", "generate", "make_character"]
 StepFunction = Callable[[dict, Context], None]
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One step of a creation procedure.
 
     `fields` are the character keys the step writes (what `chargen SYSTEM STEP`
@@ -59,8 +57,7 @@ class Step:
     naming: bool = False
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """A per-system command-line option: `--NAME`, stored in ctx.options as NAME_WITH_UNDERSCORES.
 
     `table` validates values against that table's ids (and completes them);
@@ -89,9 +86,12 @@ class Option:
         return self.name.replace("-", "_")
 
 
-@dataclass
-class System:
-    """Everything the engine needs to know about one game."""
+class System(NamedTuple):
+    """Everything the engine needs to know about one game.
+
+    (Step, Option and System are NamedTuples rather than dataclasses: every command
+    that makes a character imports them, and a dataclass costs its import several
+    times a NamedTuple's. Build a changed one with `_replace`.)"""
 
     id: str
     name: str
@@ -103,8 +103,8 @@ class System:
     npc: StepFunction | list[Step]
     sheet: Callable[[dict, Tables], list[Section]] | None
     roster: list[Column]
-    pc_options: list[Option] = field(default_factory=list)
-    npc_options: list[Option] = field(default_factory=list)
+    pc_options: list[Option] = []  # (a NamedTuple's defaults are shared: never changed)
+    npc_options: list[Option] = []
     description: str = ""
     # Optional: a sheet for a whole batch (a squad's one stat block), or None to use the roster.
     batch_sheet: Callable[[list[dict], Tables], list[Section] | None] | None = None
@@ -116,7 +116,7 @@ class System:
     check: Callable[[Tables], list[Problem]] | None = None
     # What table conditions (`when`/`unless`) may test, fact -> domain: a table name
     # (its ids), a tuple of values, or None (open). `gender` is always a fact.
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, Any] = {}
     # Pronouns for text placeholders, key (male form) -> (male, female); None: by language.
     pronouns: dict[str, tuple[str, str]] | None = None
     # Extra {word} placeholders that steps fill through ctx.text(value, word=...).
@@ -125,7 +125,7 @@ class System:
     # The labels file (chargen.labels): every word a reader sees, a table like any other.
     labels_table: str = "etiketter"
     # Optional: the sheet as parts (a step alone shows its own); `sheet` may then be None.
-    parts: list[Part] = field(default_factory=list)
+    parts: list[Part] = []
     # Where the system's built-in tables are (a plugin's own folder); None: the folder
     # named after the system among chargen's built-in tables.
     tables_root: Path | None = None
@@ -137,10 +137,6 @@ class System:
 
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
-
-    def __post_init__(self) -> None:
-        if self.labels_table not in self.specs:
-            self.specs = {**self.specs, self.labels_table: Spec("labels")}
 
     def sheet_sections(self, char: dict, tables: Tables) -> list[Section]:
         """The whole sheet: `sheet(char, tables)`, or every part in order."""
@@ -174,9 +170,11 @@ class System:
             folder = pack_dir(root, self.id, known)
             if folder is not None:
                 dirs.append(folder)
+        specs = {PRINT_TABLE: PRINT_SPEC, **self.specs}
+        specs.setdefault(self.labels_table, Spec("labels"))  # every game has its words
         return Tables(
             self.id,
-            {PRINT_TABLE: PRINT_SPEC, **self.specs},
+            specs,
             self.effect_keys,
             dirs,
             self._check_pack,

@@ -9,14 +9,12 @@ Markdown, HTML and PDF all read these, so nothing of a sheet is written twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from chargen.tables import Spec, Tables
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     """A block of a character sheet: a title and rows (a table), text, or items.
 
     `text` is paragraphs separated by "\\n", wrapped with a hanging indent;
@@ -32,8 +30,7 @@ class Section:
     fields: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
     """A piece of a sheet: the character `fields` it needs and shows, and its builder
     ``build(char, tables) -> list[Section]``. A step alone renders the parts whose
     fields its character has."""
@@ -42,8 +39,7 @@ class Part:
     build: Callable[[dict, Tables], list[Section]]
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     """A roster column: its header is the label `key` (shrinking through the label's
     short forms); `get` a character key (default `key`) or a function of the character.
     When the roster must fit, the lowest `priority` columns go first; a `wrap` column

@@ -8,16 +8,14 @@ together are refused before the first one, naming which rules out which.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from chargen.conditions import GENDERS, Rule, entry_names
 from chargen.errors import ChargenError, ChoiceError
 from chargen.tables import Table, match_choice
 
 
-@dataclass(frozen=True)
-class Pin:
+class Pin(NamedTuple):
     """An entry a command-line option fixes before the procedure runs."""
 
     option: Any  # chargen.procedure.Option

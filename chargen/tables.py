@@ -23,10 +23,9 @@ import operator
 import os
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from chargen import conditions, names
 from chargen.dice import Dice, parse, table_fault
@@ -62,8 +61,7 @@ TOP_KEYS = {"die", "description", "source", "entries"}
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
 
-@dataclass(frozen=True)
-class Spec:
+class Spec(NamedTuple):
     """What a table of a given name must look like.
 
     `fields` maps extra entry keys (or, for settings, top-level keys) to a type:
@@ -80,7 +78,7 @@ class Spec:
     """
 
     kind: str
-    fields: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, str] = {}  # (shared by default: never changed)
     description: str = ""
     order: tuple[tuple[str, str], ...] = ()
 

@@ -25,8 +25,6 @@ rules.py (the terms and small formulas they share).
 
 from __future__ import annotations
 
-import dataclasses
-
 from chargen.procedure import Option, Step, System
 from chargen.systems.matinee import checks, npcs, sheet, steps
 from chargen.systems.matinee.rules import EFFECT_FIELDS, EFFECT_KEYS, GRUNDEGENSKAPER
@@ -280,7 +278,7 @@ PC_STEPS = [
     ),
 ]
 PC_STEPS = [
-    dataclasses.replace(s, roster=sheet.STEP_ROSTERS[s.id]) if s.id in sheet.STEP_ROSTERS else s
+    s._replace(roster=sheet.STEP_ROSTERS[s.id]) if s.id in sheet.STEP_ROSTERS else s
     for s in PC_STEPS
 ]
 
