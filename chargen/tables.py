@@ -27,13 +27,13 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from chargen import conditions, names
+from chargen import conditions, names, tomlfile
 from chargen.dice import Dice, parse, table_fault
 from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
 from chargen.labels import Labels
 from chargen.labels import check as check_labels
 from chargen.slugs import normalize
-from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text, tomllib
+from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text
 
 KINDS = ("roll", "definitions", "settings", "labels")
 # Keys any entry may carry; anything else must be declared by the table's Spec.
@@ -415,7 +415,8 @@ class Tables:
         if name in self.specs:
             return self.specs[name]
         for pattern, spec in self.specs.items():
-            if fnmatch.fnmatchcase(name, pattern):
+            wild = "*" in pattern or "?" in pattern or "[" in pattern  # a name is no pattern
+            if wild and fnmatch.fnmatchcase(name, pattern):
                 return spec
         return None
 
@@ -451,8 +452,8 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
     if cached is not None:
         return cached, []
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = tomlfile.loads(text)
+    except tomlfile.TOMLError as exc:
         match = re.search(r"line (\d+)", str(exc))
         return None, [Problem(where, int(match.group(1)) if match else 0, f"TOML syntax: {exc}")]
     except RecursionError:
@@ -520,13 +521,18 @@ def _cached_table(
 def _code_stamp() -> str:
     """chargen's own source files, by name, size and time: a changed spec or check
     (an upgrade, or an edit in a development checkout) makes every cached table stale."""
-    here = Path(__file__).resolve().parent
+    here = os.path.dirname(os.path.realpath(__file__))
     parts = []
-    for source in sorted(
-        [*here.glob("*.py"), *here.glob("systems/*.py"), *here.glob("systems/*/*.py")]
-    ):
-        info = source.stat()
-        parts.append(f"{source.relative_to(here)}:{info.st_size}:{info.st_mtime_ns}")
+    folders = [here, os.path.join(here, "systems")]
+    with os.scandir(folders[1]) as listing:
+        folders += sorted(e.path for e in listing if e.is_dir() and not e.name.startswith("_"))
+    for folder in folders:  # scandir, not glob: this runs in every start-up of a sheet
+        with os.scandir(folder) as listing:
+            for entry in sorted(listing, key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    info = entry.stat()
+                    name = os.path.relpath(entry.path, here)
+                    parts.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
     return ";".join(parts)
 
 

@@ -13,12 +13,24 @@ import re
 import sys
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
-__all__ = ["tomllib", "builtin_root", "read_text", "entry_lines", "key_line", "MAX_FILE_BYTES"]
+class TOMLError(ValueError):
+    """A TOML text that does not parse (the message is tomllib's, with its line)."""
+
+
+def loads(text: str) -> dict:
+    """The data of a TOML text (tomllib's, or tomli's on Python 3.10); TOMLError when it
+    does not parse. tomllib is imported here, on first use: a sheet made from the
+    cached tables parses no TOML, and tomllib compiles its patterns when imported."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TOMLError(str(exc)) from None
+
 
 MAX_FILE_BYTES = 1_000_000  # one table file (the largest built-in one is under 20 kB)
 _ENTRY_HEADER = re.compile(r"^\s*\[\[\s*entries\s*\]\]")

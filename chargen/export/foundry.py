@@ -43,9 +43,9 @@ _pretty = json.JSONEncoder(ensure_ascii=False, check_circular=False, indent=2).e
 @lru_cache(maxsize=1)
 def mapping() -> dict[str, Any]:
     """chargen/export/swade.toml: versions, attribute keys, swids, item types."""
-    from chargen.tomlfile import tomllib
+    from chargen import tomlfile
 
-    return tomllib.loads((Path(__file__).parent / "swade.toml").read_text(encoding="utf-8"))
+    return tomlfile.loads((Path(__file__).parent / "swade.toml").read_text(encoding="utf-8"))
 
 
 def versions() -> dict[str, str]:
