@@ -12,6 +12,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
+from functools import partial
 
 import click
 
@@ -149,7 +150,11 @@ class RootGroup(click.Group):
         if name in self.commands:
             return self.commands[name]
         if name in available():
-            return build_system_group(load(name))
+            # kept: resolving a command asks for it more than once
+            loaded = self.__dict__.setdefault("loaded", {})
+            if name not in loaded:
+                loaded[name] = build_system_group(load(name))
+            return loaded[name]
         return None
 
     def format_commands(self, ctx, formatter):
@@ -192,7 +197,22 @@ def cli(debug: bool) -> None:
 
 
 class StepGroup(click.Group):
-    """A system's commands; an unknown one is refused with the list of valid ones."""
+    """A system's commands, each built when it is first asked for (a run uses one, and
+    building the options of all of them is a tenth of a sheet's start-up); an unknown
+    one is refused with the list of valid ones."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.makers: dict[str, Callable[[], click.Command]] = {}
+
+    def list_commands(self, ctx):
+        return list(self.makers)
+
+    def get_command(self, ctx, name):
+        command = self.commands.get(name)
+        if command is None and name in self.makers:
+            command = self.commands[name] = self.makers[name]()
+        return command
 
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""
@@ -212,12 +232,12 @@ def build_system_group(system) -> click.Group:
         help=f"{system.name} ({system.language}). {system.description}".strip(),
         context_settings={"help_option_names": ["-h", "--help"]},
     )
-    group.add_command(_generate_command(system, "pc", None))
-    group.add_command(_generate_command(system, "npc", None))
+    group.makers["pc"] = partial(_generate_command, system, "pc", None)
+    group.makers["npc"] = partial(_generate_command, system, "npc", None)
     for step in system.pc:
         if step.command:
-            group.add_command(_generate_command(system, "pc", step))
-    group.add_command(_reroll_command(system))
+            group.makers[step.id] = partial(_generate_command, system, "pc", step)
+    group.makers["reroll"] = partial(_reroll_command, system)
     return group
 
 

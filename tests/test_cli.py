@@ -32,7 +32,7 @@ def every_command_path() -> list[list[str]]:
     for sid in available():
         group = build_system_group(load(sid))
         paths.append([sid])
-        paths += [[sid, name] for name in group.commands]
+        paths += [[sid, name] for name in group.list_commands(None)]
     return paths
 
 
