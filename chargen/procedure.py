@@ -134,6 +134,9 @@ class System(NamedTuple):
     # New name seeds a member whose name is taken tries before its name space is spent
     # (None: RENAME_TRIES); a game whose names or epithets crowd in a big batch may need more.
     rename_tries: int | None = None
+    # The Foundry VTT game system its characters export to with `-f foundry`: the target
+    # module chargen.export.<foundry> ("swade", "worldbuilding", "brp"); "": none.
+    foundry: str = ""
 
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})

@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("cli",),
     ("formats",),
     ("export.statblock",),
+    ("export.swade", "export.worldbuilding", "export.brp"),  # the Foundry targets
     ("export.foundry",),
     ("export",),
     ("printable",),

@@ -25,7 +25,7 @@ from conftest import by_id, run
 from chargen import formats
 from chargen import output as out
 from chargen.errors import ChargenError
-from chargen.export import foundry, statblock
+from chargen.export import foundry, statblock, swade
 from chargen.procedure import Context, generate, make_character
 from chargen.seeds import character_seed
 from chargen.systems import load
@@ -120,7 +120,7 @@ def batches() -> list[tuple[str, list[dict]]]:
 def exported() -> list[tuple[str, dict, dict]]:
     rows = []
     for label, chars in batches():
-        for char, doc in zip(chars, foundry.actors(chars, TABLES), strict=True):
+        for char, doc in zip(chars, foundry.actors(SYSTEM, TABLES, chars), strict=True):
             rows.append((label, char, doc))
     assert len(rows) > 3000
     return rows
@@ -225,7 +225,7 @@ def test_attributes_pace_and_derived_values(exported):
         assert s["details"]["autoCalcToughness"] is False and s["details"]["autoCalcParry"] is False
     assert seen_plus, "no d12+N attribute among the templates: the modifier is untested"
     medve = make("savage", "npc", 1, 3, {"template": "medve"})[0]
-    strength = foundry.actor(medve, TABLES)["system"]["attributes"]["strength"]["die"]
+    strength = foundry.actor(SYSTEM, TABLES, medve)["system"]["attributes"]["strength"]["die"]
     assert strength == die(medve["alaptulajdonsagok"]["ero"]) and strength["sides"] == 12
 
 
@@ -335,7 +335,7 @@ def test_ids_swids_and_flags(exported):
         flags = doc["flags"]["chargen"]
         assert flags["system"] == "savage" and flags["seed"] == char["seed"]
         assert flags["template"] == char["template"] and flags["squad"] == char.get("squad")
-        v = foundry.versions()
+        v = swade.versions()
         assert doc["_stats"] == {
             "coreVersion": v["core"],
             "systemId": "swade",
@@ -356,7 +356,7 @@ def test_squads_name_their_leader_and_shared_card(exported):
 
 
 def test_readme_states_the_pinned_versions():
-    v = foundry.versions()
+    v = swade.versions()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"Foundry VTT {v['core']}" in readme and f"SWADE {v['system']}" in readme
 

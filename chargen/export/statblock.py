@@ -19,7 +19,7 @@ import textwrap
 from collections.abc import Iterable, Iterator
 
 from chargen.export import squad_runs
-from chargen.export.foundry import mapping
+from chargen.export.swade import mapping
 
 WIDTH = 80
 ATTRIBUTE_LABELS = {
