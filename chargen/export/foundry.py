@@ -28,7 +28,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ NOT_IN_ID = ("historik", "recipe")
 _pretty = json.JSONEncoder(ensure_ascii=False, check_circular=False, indent=2).encode
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_mapping(name: str) -> dict[str, Any]:
     """A target's TOML mapping, chargen/export/<name>.toml."""
     from chargen import tomlfile

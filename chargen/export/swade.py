@@ -212,7 +212,10 @@ def _gear(items: Items, char: dict, tables) -> None:
             system["notes"] = thing.get("megjegyzes", "")
         _add(
             items,
-            kind, thing.get("nev") or entry.get("name", "?"), swid(thing.get("id", "")), system
+            kind,
+            thing.get("nev") or entry.get("name", "?"),
+            swid(thing.get("id", "")),
+            system,
         )
 
 
@@ -253,7 +256,9 @@ def _powers(items: Items, char: dict, tables) -> None:
             "arcane": "",
         }
         key = power.get("id", "")
-        _add(items, "power", power.get("nev", key), mapping()["powers"].get(key) or swid(key), system)
+        _add(
+            items, "power", power.get("nev", key), mapping()["powers"].get(key) or swid(key), system
+        )
 
 
 # -- the actor ------------------------------------------------------------------------
