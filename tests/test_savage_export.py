@@ -11,16 +11,14 @@ official Foundry CLI (npm) packs an exported folder into a compendium and unpack
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import statblock_reader as reader
-from conftest import by_id, run
+from conftest import by_id, fvtt_round_trip, run
 
 from chargen import formats
 from chargen import output as out
@@ -436,44 +434,14 @@ def test_a_failed_folder_leaves_nothing(tmp_path, monkeypatch):
 # -- the Foundry CLI round trip -----------------------------------------------------
 
 
-def _fvtt() -> Path:
-    binary = ROOT / ".ci/node/node_modules/.bin/fvtt"
-    if binary.exists():
-        return binary
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip(
-            "npm is not installed: the Foundry CLI round trip needs @foundryvtt/foundryvtt-cli"
-        )
-    subprocess.run(
-        [npm, "install", "--prefix", str(ROOT / ".ci/node"), "@foundryvtt/foundryvtt-cli@3"],
-        check=True,
-        capture_output=True,
-    )
-    return binary
-
-
 def test_the_foundry_cli_packs_and_unpacks_the_folder(tmp_path):
-    fvtt = _fvtt()
     src = tmp_path / "src"
     chars = make("savage", "npc", 6, 21, {"template": "lovag", "squad": True})
     chars += pcs(4, 22) + make("savage", "npc", 4, 23, {"wild_card": True})
     with out.new_folder(str(src)) as tmp:
         foundry.write_folder(SYSTEM, TABLES, chars, len(chars), {}, tmp)
-    env = dict(os.environ, HOME=str(tmp_path))  # the CLI may keep a config file in HOME
-    packed = tmp_path / "packs"
-    subprocess.run(
-        [str(fvtt), "package", "pack", "chargen", "--in", str(src), "--out", str(packed)],
-        check=True, capture_output=True, env=env, cwd=tmp_path,
-    )  # fmt: skip
-    assert (packed / "chargen").is_dir()
-    back = tmp_path / "back"
-    subprocess.run(
-        [str(fvtt), "package", "unpack", "chargen", "--in", str(packed), "--out", str(back)],
-        check=True, capture_output=True, env=env, cwd=tmp_path,
-    )  # fmt: skip
     mine = {json.loads(p.read_text())["_id"]: p.read_text() for p in src.glob("*.json")}
-    theirs = {json.loads(p.read_text())["_id"]: p.read_text() for p in back.glob("*.json")}
+    theirs = fvtt_round_trip(src, tmp_path)
     assert len(mine) == 14 and set(mine) == set(theirs)
     for key, text in mine.items():
         assert json.loads(theirs[key]) == json.loads(text)
