@@ -73,7 +73,9 @@ def _group(char: dict, spec: dict, labels, tables) -> dict[str, dict]:
             found[name] = _attribute(labels.key(name, tables), value, maximum, key)
     elif isinstance(source, list):
         for entry in source:
-            found[entry[spec["id"]]] = _attribute(entry[spec["name"]], entry[spec["value"]], None, key)
+            found[entry[spec["id"]]] = _attribute(
+                entry[spec["name"]], entry[spec["value"]], None, key
+            )
     return found
 
 
