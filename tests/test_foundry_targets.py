@@ -28,7 +28,12 @@ from chargen.systems import load
 jsonschema = pytest.importorskip("jsonschema")
 
 SCHEMAS = Path(__file__).parent / "schemas"
-TARGETS = {"matinee": "worldbuilding", "karma": "worldbuilding", "lef": "worldbuilding"}
+TARGETS = {
+    "matinee": "worldbuilding",
+    "karma": "worldbuilding",
+    "lef": "worldbuilding",
+    "spelsystemet": "brp",
+}
 PER_SYSTEM = 2000
 PLACEHOLDER_ID = "A" * 16
 _ID = re.compile(r"[A-Za-z0-9]{16}")
@@ -90,36 +95,44 @@ def _worldbuilding_parts(doc: dict) -> tuple[dict, list[dict]]:
 def schema_errors(target: str, doc: dict, seen: dict[str, list[str]]) -> list[str]:
     """The schema's complaints about one Actor: its frame whole, then each Item and
     attribute once by content (the many identical skills of a batch are not validated
-    2,000 times), ids checked on their own."""
-    skeleton, parts = _worldbuilding_parts(dict(doc, items=[]))
-    # what differs between any two actors (ids, names, seeds, texts) is checked on its
-    # own, so that actors of one shape share one verdict
+    2,000 times). What differs between any two actors (ids, names, seeds, texts) is
+    checked on its own and replaced by a stand-in, so that parts of one shape share
+    one verdict."""
     errors = [] if _ID.fullmatch(doc["_id"]) else ["bad _id"]
-    errors += [] if isinstance(skeleton["system"]["biography"], str) else ["biography"]
+    if target == "worldbuilding":
+        skeleton, parts = _worldbuilding_parts(dict(doc, items=[]))
+        errors += [] if isinstance(skeleton["system"]["biography"], str) else ["biography"]
+        skeleton["system"]["biography"] = ""
+    else:
+        skeleton, parts = json.loads(json.dumps(dict(doc, items=[]))), []
     skeleton |= {"_id": PLACEHOLDER_ID, "_key": f"!actors!{PLACEHOLDER_ID}", "name": "N"}
     skeleton["prototypeToken"]["name"] = "N"
-    skeleton["system"]["biography"] = ""
     flags = skeleton["flags"]["chargen"]
     flags |= {"seed": 0, "recipe": None if flags["recipe"] is None else "R"}
     flags |= {k: v for k, v in (("leaderId", PLACEHOLDER_ID), ("leaderName", "N")) if k in flags}
     checks = [("actor", skeleton)] + [("attribute", part) for part in parts]
+    own_ids = {i["_id"] for i in doc["items"]}
     for item in doc["items"]:
-        assert item["_key"] == f"!actors.items!{doc['_id']}.{item['_id']}"
-        placeholder = {
+        if not (
+            _ID.fullmatch(item["_id"])
+            and item["_key"] == f"!actors.items!{doc['_id']}.{item['_id']}"
+            and isinstance(item["name"], str)
+            and item["name"].strip()
+        ):
+            errors.append(f"{item['name']}: bad _id, _key or name")
+        system = dict(item["system"])
+        if isinstance(system.get("description"), str):
+            system["description"] = ""
+        if "hitlocID" in system:  # an id of the actor's own hit locations
+            errors += [] if system["hitlocID"] in own_ids else [f"{item['name']}: hitlocID"]
+            system["hitlocID"] = PLACEHOLDER_ID
+        stand_in = {
             "_id": PLACEHOLDER_ID,
             "_key": f"!actors.items!{PLACEHOLDER_ID}.{PLACEHOLDER_ID}",
             "name": "N",
+            "system": system,
         }
-        texts = (item["name"], item["system"].get("description", ""))
-        errors += [] if all(isinstance(t, str) and t for t in texts[:1]) else ["item name"]
-        system = (
-            dict(item["system"], description="")
-            if "description" in item["system"]
-            else item["system"]
-        )
-        checks.append(("item", dict(item, **placeholder, system=system)))
-        if not _ID.fullmatch(item["_id"]):
-            errors.append(f"{item['name']}: bad _id")
+        checks.append(("item", dict(item, **stand_in)))
     for part, value in checks:
         key = part + json.dumps(value, sort_keys=True)
         if key not in seen:
@@ -368,3 +381,75 @@ def test_the_foundry_cli_packs_and_unpacks_the_folder(system_id, tmp_path):
     assert len(mine) == 12 and set(mine) == set(theirs)
     for key, text in mine.items():
         assert theirs[key] == text  # byte for byte: the CLI writes JSON as chargen does
+
+
+def test_spelsystemet_into_brp_with_its_numbers():
+    chars, docs = exported("spelsystemet")
+    stats = {"sty": "str", "hal": "con", "sto": "siz", "kra": "pow", "ski": "dex"}
+    seen_ranged = False
+    for char, doc in zip(chars, docs, strict=True):
+        s = doc["system"]
+        assert doc["type"] == ("character" if char["kind"] == "pc" else "npc")
+        for own, theirs in stats.items():
+            assert s["stats"][theirs]["base"] == char["grundegenskaper"][own]
+        assert all(s["stats"][k]["base"] == 0 for k in ("int", "cha", "edu"))
+        assert s["health"] == {"value": char["lp"], "max": char["lp"]}
+        assert s["move"] == char["snabbhet"]
+        kinds: dict[str, list[dict]] = {}
+        for item in doc["items"]:
+            kinds.setdefault(item["type"], []).append(item)
+        locations = {i["_id"]: i for i in kinds["hit-location"]}
+        assert len(locations) == len(char["kp"])
+        for item, kp in zip(kinds["hit-location"], char["kp"].values(), strict=True):
+            h = item["system"]
+            assert h["currHP"] == kp
+            assert -(-char["lp"] // h["fractionHP"]) + h["adj"] == kp  # BRP's maxHP
+        skills = kinds["skill"]
+        assert [i["name"] for i in skills] == [
+            char["fardighetsnamn"][k] for k in char["fardigheter"]
+        ]
+        categories = {i["flags"]["brp"]["brpidFlag"]["id"] for i in kinds["skillcat"]}
+        by_brpid = {}
+        for item, (key, value) in zip(skills, char["fardigheter"].items(), strict=True):
+            assert item["system"]["base"] == value * 5
+            group = next(g for g, keys in char["fardighetsgrupper"].items() if key in keys)
+            assert item["system"]["category"] == f"i.skillcat.{group}" in categories
+            by_brpid[item["flags"]["brp"]["brpidFlag"]["id"]] = value
+        assert len(kinds.get("weapon", ())) == len(char["vapen"])
+        for item, weapon in zip(kinds.get("weapon", ()), char["vapen"], strict=True):
+            w = item["system"]
+            assert w["dmg1"] == weapon["faktisk_skada"].split("/")[0].replace("T", "D")
+            assert by_brpid[w["skill1"]] == weapon["varde"]
+            if "skottvidd" in weapon:
+                seen_ranged = True
+                assert w["weaponType"] != "melee" and w["range1"]
+            else:
+                assert w["weaponType"] == "melee"
+        pieces = [(p, part) for p in char["rustning"] for part in p["kroppsdelar"]]
+        assert len(kinds.get("armour", ())) == len(pieces)
+        for item, (piece, part) in zip(kinds.get("armour", ()), pieces, strict=True):
+            a = item["system"]
+            assert a["av1"] == min(piece["sp"].values())
+            assert locations[a["hitlocID"]]["name"] == load("spelsystemet").tables().labels(part)
+    assert seen_ranged
+
+
+def test_the_brp_schema_cites_its_source_and_refuses_what_it_refuses():
+    text = json.dumps(schema("brp"))
+    for path in ("actor-model", "item-skill-model", "item-weapon-model", "item-hit-location-model"):
+        assert re.search(rf"cragstone/brp:module/models/{path}\.mjs@[0-9a-f]{{40}}", text), path
+    _, docs = exported("spelsystemet")
+    doc = docs[0]
+    weapon = next(n for n, i in enumerate(doc["items"]) if i["type"] == "weapon")
+    for breaking in (
+        lambda d: d["system"]["stats"]["str"].__setitem__("base", 10.5),  # requiredInteger
+        lambda d: d["items"][weapon]["system"].__setitem__("weaponType", "sword"),
+        lambda d: d["items"][weapon]["system"].__setitem__("dmg1", "1T6"),
+        lambda d: d["items"][0].__setitem__("flags", {}),  # a skill category without its BRP id
+        lambda d: d["items"][0].__setitem__("type", "talent"),
+        lambda d: d.__setitem__("type", "monster"),
+        lambda d: d["_stats"].__setitem__("coreVersion", "13.341"),
+    ):
+        broken = json.loads(json.dumps(doc))
+        breaking(broken)
+        assert not validator("brp").is_valid(broken)
