@@ -453,3 +453,12 @@ def test_the_brp_schema_cites_its_source_and_refuses_what_it_refuses():
         broken = json.loads(json.dumps(doc))
         breaking(broken)
         assert not validator("brp").is_valid(broken)
+
+
+def test_the_readme_states_each_targets_pinned_versions():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    for system_id in TARGETS:
+        v = foundry.target(load(system_id)).versions()
+        row = next(line for line in readme.splitlines() if line.startswith(f"| {system_id}") or
+                   (line.startswith("| matinee, karma, lef") and system_id in ("matinee", "karma", "lef")))  # fmt: skip
+        assert v["system"] in row and f"Foundry VTT {v['core']}" in row and v["system_id"] in row

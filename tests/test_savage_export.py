@@ -160,12 +160,16 @@ def test_every_export_validates_against_the_swade_schema(exported):
         assert VALIDATOR.is_valid(doc)
 
 
+def _first(doc: dict, kind: str) -> dict:
+    return next(i["system"] for i in doc["items"] if i["type"] == kind)
+
+
 def test_the_schema_cites_the_data_model_and_refuses_what_swade_refuses(exported):
     text = json.dumps(SCHEMA)
     for path in ("data/actor/base/creature.ts", "data/item/weapon.ts", "data/item/common.ts"):
         assert re.search(rf"src/module/{re.escape(path)}@[0-9a-f]{{40}}", text), path
     assert re.search(r"src/module/constants\.ts@[0-9a-f]{40}", text)
-    _, _, doc = exported[0]
+    doc = next(d for _, _, d in exported if {"edge", "weapon"} <= {i["type"] for i in d["items"]})
     for breaking in (
         lambda d: d["items"][0]["system"].__setitem__("swid", "kozel_harc"),  # underscore
         lambda d: d["items"][0]["system"].__setitem__("swid", "any"),  # reserved
@@ -174,6 +178,11 @@ def test_the_schema_cites_the_data_model_and_refuses_what_swade_refuses(exported
         lambda d: d["system"]["pace"].__setitem__("base", "walk"),
         lambda d: d["system"]["stats"].__setitem__("speed", 6),  # before SWADE 4.2
         lambda d: d.__setitem__("type", "monster"),
+        lambda d: _first(d, "edge")["requirements"].append(
+            dict(_first(d, "edge")["requirements"][0])
+        ),
+        lambda d: _first(d, "edge")["requirements"][0].__setitem__("value", "Novice"),
+        lambda d: _first(d, "weapon").pop("currentShots"),
     ):
         broken = json.loads(json.dumps(doc))
         breaking(broken)
@@ -259,7 +268,9 @@ def test_edges_hindrances_and_abilities(exported):
             assert item["system"]["severity"] == ("major" if major else "minor")
             assert item["system"]["major"] is major
         abilities = [a["name"] for a in items_of(doc, "ability")]
-        assert len(abilities) == len(char.get("kulonleges", ())) + (1 if char["szivos"] else 0)
+        sized = [k for k in char.get("kulonleges", ()) if re.match(r"Méret [-+]\d+\.$", k)]
+        assert len(abilities) == len(char.get("kulonleges", ())) - len(sized) + bool(char["szivos"])
+        assert not any(re.match(r"Méret|Size", a) for a in abilities)  # the size field has it
         background = char.get("arkan_hatter") or {}
         arcane = [e["name"] for e in edges if e["system"]["isArcaneBackground"]]
         assert arcane == ([background["nev"]] if background else [])
@@ -268,6 +279,9 @@ def test_edges_hindrances_and_abilities(exported):
         for item, power in zip(powers, background.get("hatalmak", ()), strict=True):
             assert item["system"]["pp"] == power["ar"]
             assert item["system"]["range"] == power["hatotav"]
+            assert item["system"]["actions"]["trait"] == SKILL_NAMES[background["kepzettseg"]]
+            want_damage = {"villam": "2d6", "robbanas": "2d6"}.get(power["id"], "")
+            assert item["system"]["damage"] == want_damage
             assert item["system"]["duration"] == power["idotartam"]
         if background:
             points = background["hatalompont"]
@@ -277,6 +291,64 @@ def test_edges_hindrances_and_abilities(exported):
             assert want in {i["system"]["swid"] for i in items_of(doc, "skill")}
         else:
             assert "powerPoints" not in doc["system"]
+
+
+def test_edges_carry_their_requirements_from_the_tables(exported):
+    ranks = {"ujonc": 0, "tapasztalt": 1, "veteran": 2, "hosi": 3, "legendas": 4}
+    edges = by_id(TABLES, "elonyok")
+    seen = set()
+    for _, char, doc in exported:
+        for item, edge in zip(items_of(doc, "edge"), char["elonyok"], strict=True):
+            entry = edges[edge["id"]]
+            got = item["system"]["requirements"]
+            assert got[0] == {"type": "rank", "selector": "", "value": ranks[entry["rang"]],
+                              "combinator": "and"}  # fmt: skip
+            want = [("attribute", ATTRS[k], die(v)["sides"]) for k, v in
+                    entry.get("kell_tulajdonsag", {}).items()]  # fmt: skip
+            want += [("skill", swade.mapping()["skills"].get(k, k), die(v)["sides"])
+                     for k, v in entry.get("kell_kepzettseg", {}).items()]  # fmt: skip
+            want += [("edge", swade.edge_swid(k), "") for k in entry.get("kell_elony", ())]
+            assert [(r["type"], r["selector"], r["value"]) for r in got[1:]] == want
+            for r in got[1:]:
+                if r["type"] == "skill":
+                    assert r["label"] == SKILL_NAMES[next(k for k, v in
+                        swade.mapping()["skills"].items() if v == r["selector"])]  # fmt: skip
+                if r["type"] == "edge":
+                    seen.add("edge")
+                    assert r["label"] == edges[next(k for k in entry["kell_elony"]
+                        if swade.edge_swid(k) == r["selector"])]["name"]  # fmt: skip
+            seen |= {r["type"] for r in got}
+    assert seen == {"rank", "attribute", "skill", "edge"}
+
+
+def test_english_swids_for_what_the_swade_core_rules_have(exported):
+    m = swade.mapping()
+    # every mapped id is one of the tables' (no stale key), every swid a valid one
+    assert set(m["edges"]) <= {e["id"] for e in TABLES["elonyok"].entries}
+    flaws = TABLES["hatranyok"].entries
+    groups = {f["id"] for f in flaws} | {t for f in flaws for t in f.get("tags", ())}
+    assert set(m["hindrances"]) <= groups
+    assert set(m["gear"]) | set(m["shield_cover"]) <= set(ITEMS)
+    for section in ("edges", "hindrances", "gear"):
+        assert all(SWID.match(v) for v in m[section].values())
+    by_edge: dict[str, str] = {}
+    by_flaw: dict[str, set] = {}
+    for _, char, doc in exported:
+        for item, edge in zip(items_of(doc, "edge"), char["elonyok"], strict=True):
+            by_edge[edge["id"]] = item["system"]["swid"]
+        for item, flaw in zip(items_of(doc, "hindrance"), char["hatranyok"], strict=True):
+            by_flaw.setdefault(flaw["id"].removesuffix("_sulyos"), set()).add(
+                item["system"]["swid"]
+            )
+        physical = [i for i in doc["items"] if i["type"] in ("weapon", "armor", "shield", "gear")]
+        for item, thing in zip(physical, char["felszereles"], strict=True):
+            assert item["system"]["swid"] == m["gear"].get(
+                thing["id"], thing["id"].replace("_", "-")
+            )
+    assert by_edge["gyors"] == "quick" and swade.edge_swid("higgadt") == "level-headed"
+    assert by_edge.get("istenfelo", "istenfelo") == "istenfelo"  # no SWADE counterpart: Hungarian
+    assert by_flaw["bosszuallo"] == {"vengeful"}  # both grades of one Hindrance, one swid
+    assert all(len(swids) == 1 for swids in by_flaw.values())
 
 
 def test_weapons_armour_shields_and_gear_with_their_numbers(exported):
@@ -313,6 +385,11 @@ def test_weapons_armour_shields_and_gear_with_their_numbers(exported):
                 }
             elif item["type"] == "shield":
                 assert s["parry"] == thing["haritas"] and s["equipStatus"] == 3
+                assert s["cover"] == {"kozepes_pajzs": 2, "nagy_pajzs": 4, "rohampajzs": 4}.get(
+                    thing["id"], 0
+                )
+            if item["type"] == "weapon":
+                assert s["currentShots"] == s["shots"] == thing.get("lovesek", 0)  # loaded
         weapons = items_of(doc, "weapon")
         if weapons:
             assert weapons[0]["system"]["equipStatus"] in (4, 5)
@@ -357,6 +434,8 @@ def test_readme_states_the_pinned_versions():
     v = swade.versions()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"Foundry VTT {v['core']}" in readme and f"SWADE {v['system']}" in readme
+    # the oldest Foundry 13 build the export loads in: Import Data refuses a newer core
+    assert f"oldest Foundry 13\nbuild a savage export loads in is **{v['core']}**" in readme
 
 
 # -- the command line ---------------------------------------------------------------

@@ -19,7 +19,7 @@ import textwrap
 from collections.abc import Iterable, Iterator
 
 from chargen.export import squad_runs
-from chargen.export.swade import mapping
+from chargen.export.swade import mapping, special_abilities
 
 WIDTH = 80
 ATTRIBUTE_LABELS = {
@@ -89,7 +89,7 @@ def _abilities(char: dict, tables) -> list[str]:
         lines.append(f"Size {char['meret']:+d}")
     if char.get("futaskocka") and char["futaskocka"] != "d6":
         lines.append(f"Speed: futáskocka {char['futaskocka']}")
-    for text in char.get("kulonleges", ()):
+    for text in special_abilities(char):
         lines.append(text.strip().rstrip("."))
     grade = char.get("szivos")
     if grade:

@@ -100,6 +100,66 @@ def _skills(items: Items, char: dict, tables) -> None:
         )
 
 
+def requirements(entry: dict, tables) -> list[dict]:
+    """An Edge's requirements from its savage entry, as the SWADE data model lists them:
+    its rank, then minimum attribute and skill dice and the Edges it needs first."""
+    m = mapping()
+    skills, edges = tables["kepzettsegek"], tables["elonyok"]
+    found = [
+        {
+            "type": "rank",
+            "selector": "",
+            "value": m["rank_numbers"][entry.get("rang", "ujonc")],
+            "combinator": "and",
+        }
+    ]
+    for key, need in entry.get("kell_tulajdonsag", {}).items():
+        found.append(
+            {
+                "type": "attribute",
+                "selector": m["attributes"][key],
+                "value": die(need)["sides"],
+                "combinator": "and",
+            }
+        )
+    for key, need in entry.get("kell_kepzettseg", {}).items():
+        found.append(
+            {
+                "type": "skill",
+                "selector": m["skills"].get(key) or swid(key),
+                "value": die(need)["sides"],
+                "label": _name(skills, key),
+                "combinator": "and",
+            }
+        )
+    for key in entry.get("kell_elony", ()):
+        found.append(
+            {
+                "type": "edge",
+                "selector": edge_swid(key),
+                "value": "",
+                "label": _name(edges, key),
+                "combinator": "and",
+            }
+        )
+    return found
+
+
+def edge_swid(key: str) -> str:
+    """An Előny's swid: the SWADE core Edge's English one, else a slug of its id."""
+    return mapping()["edges"].get(key) or swid(key)
+
+
+def hindrance_swid(entry: dict, key: str) -> str:
+    """A Hátrány's swid: the SWADE core Hindrance's English one (both grades of one
+    Hindrance share it: its csoport or tag names it), else a slug of its group or id."""
+    english = mapping()["hindrances"]
+    for name in (entry.get("csoport"), *entry.get("tags", ()), key):
+        if name in english:
+            return english[name]
+    return swid(entry.get("csoport") or key)
+
+
 def _edges(items: Items, char: dict, tables) -> None:
     table = tables["elonyok"]
     background = (char.get("arkan_hatter") or {}).get("id")
@@ -109,10 +169,11 @@ def _edges(items: Items, char: dict, tables) -> None:
             items,
             "edge",
             edge.get("nev") or entry.get("name", edge["id"]),
-            swid(edge["id"]),
+            edge_swid(edge["id"]),
             {
                 "description": html(edge.get("hatas") or entry.get("description", "")),
                 "isArcaneBackground": edge["id"] == background,
+                "requirements": requirements(entry, tables),
             },
         )
 
@@ -126,7 +187,7 @@ def _hindrances(items: Items, char: dict, tables) -> None:
             items,
             "hindrance",
             flaw.get("nev") or entry.get("name", flaw["id"]),
-            swid(entry.get("csoport") or flaw["id"]),
+            hindrance_swid(entry, flaw["id"]),
             {
                 "description": html(flaw.get("hatas") or entry.get("description", "")),
                 "severity": "major" if major else "minor",
@@ -177,6 +238,7 @@ def _gear(items: Items, char: dict, tables) -> None:
                 "minStr": min_str,
                 "equipStatus": status,
                 "shots": thing.get("lovesek", 0),
+                "currentShots": thing.get("lovesek", 0),  # loaded
                 "notes": "; ".join(n for n in notes if n),
                 "actions": {
                     "trait": _name(skills, skill) if skill else "",
@@ -204,24 +266,36 @@ def _gear(items: Items, char: dict, tables) -> None:
         elif kind == "shield":
             system |= {
                 "parry": thing.get("haritas", 0),
+                "cover": m["shield_cover"].get(thing.get("id", ""), 0),
                 "minStr": min_str,
                 "equipStatus": EQUIPPED,
             }
         else:
             system["equipStatus"] = CARRIED
             system["notes"] = thing.get("megjegyzes", "")
-        _add(
-            items,
-            kind,
-            thing.get("nev") or entry.get("name", "?"),
-            swid(thing.get("id", "")),
-            system,
-        )
+        item_swid = m["gear"].get(thing.get("id", "")) or swid(thing.get("id", ""))
+        _add(items, kind, thing.get("nev") or entry.get("name", "?"), item_swid, system)
+
+
+def without_size(line: str) -> str:
+    """A special ability without the Méret it states (the size field holds that):
+    "Méret +2." -> "", "Méret +1, kitinpáncél +1." -> "Kitinpáncél +1."."""
+    word = re.escape(mapping()["size_ability"]["word"])
+    rest = re.sub(rf"^\s*{word}\s*[-+−]?\s*\d+\s*[,.;]?\s*", "", line)
+    if rest == line:
+        return line
+    rest = rest.strip()
+    return rest[:1].upper() + rest[1:] if rest.rstrip(".") else ""
+
+
+def special_abilities(char: dict) -> list[str]:
+    """A template's `kulonleges`, without the statements of its size."""
+    return [text for text in map(without_size, char.get("kulonleges", ())) if text]
 
 
 def _abilities(items: Items, char: dict, tables) -> None:
     """Special abilities (a template's `kulonleges`) and a Szívós grade's rule."""
-    for line in char.get("kulonleges", ()):
+    for line in special_abilities(char):
         head, sep, rest = line.partition(":")
         name = head.strip().rstrip(".") if sep else line.strip().rstrip(".")
         _add(
@@ -244,18 +318,25 @@ def _abilities(items: Items, char: dict, tables) -> None:
 
 
 def _powers(items: Items, char: dict, tables) -> None:
-    """The powers of a Mágikus háttér (Arcane Background), on the general Power Points."""
+    """The powers of a Mágikus háttér (Arcane Background), on the general Power Points
+    (`arcane` empty), rolled with its arcane skill (`actions.trait`), with their damage."""
+    m = mapping()
     background = char.get("arkan_hatter") or {}
+    skill = background.get("kepzettseg_nev") or _name(
+        tables["kepzettsegek"], background.get("kepzettseg", "")
+    )
     for power in background.get("hatalmak", ()):
+        key = power.get("id", "")
         system = {
             "description": html(power.get("hatas", "")),
             "pp": power.get("ar", 0),
             "range": str(power.get("hatotav", "")),
             "duration": str(power.get("idotartam", "")),
-            "rank": mapping()["ranks"].get(power.get("rang", ""), power.get("rang", "")),
+            "rank": m["ranks"].get(power.get("rang", ""), power.get("rang", "")),
             "arcane": "",
+            "damage": m["power_damage"].get(key, ""),
+            "actions": {"trait": skill, "traitMod": "", "dmgMod": ""},
         }
-        key = power.get("id", "")
         _add(
             items, "power", power.get("nev", key), mapping()["powers"].get(key) or swid(key), system
         )
