@@ -317,7 +317,9 @@ def test_ids_flags_and_versions(system_id):
             char["seed"],
             char["kind"],
         )
-        assert flags["recipe"] == char.get("recipe")
+        assert flags["recipe"] == char["recipe"] and flags["recipe"].startswith(
+            f"chargen {system_id}"
+        )
         v = target.versions()
         assert doc["_stats"] == {
             "coreVersion": v["core"],
