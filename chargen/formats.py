@@ -74,6 +74,13 @@ FORMATS: dict[str, Export] = {
                 "help": "-f statblock: write ő ű as õ û (Latin-1), since swade-npc-importer "
                 "reads only Latin-1 letters in the names of Edges, Hindrances and Gear.",
             },
+            {
+                "name": "importer",
+                "flag": True,
+                "help": "-f statblock: the block swade-npc-importer reads with its default "
+                "settings (Latin-1 letters; special abilities as lines of the description, "
+                "since its default bullet setting splits bullets into letters).",
+            },
         ),
     ),
 }

@@ -638,3 +638,54 @@ def test_a_squad_is_one_block_with_the_members_names():
 def test_latin1_leaves_no_o_or_u_with_double_acute():
     text = run("savage", "pc", "-n", "30", "--seed", "9", "-f", "statblock", "--latin1").stdout
     assert "õ" in text and not re.search("[őűŐŰ]", text)
+
+
+# -- the importer's default settings --------------------------------------------------
+
+
+def test_with_its_defaults_the_importer_reads_the_importer_block_back_to_the_json(exported):
+    chars = [char for label, char, _ in exported if not label.startswith("squad/")]
+    values = {"importer": True}
+    text = "".join(statblock.render(SYSTEM, TABLES, chars, len(chars), values))
+    found = reader.blocks(text)
+    assert len(found) == len(chars)
+    shields = 0
+    for char, block in zip(chars, found, strict=True):
+        got = reader.read(block, defaults=True)
+        want = expected(char, latin1=True)
+        for key in ("attributes", "skills", "pace", "parry", "toughness", "armour"):
+            assert got[key] == want[key], (char["name"], key)
+        for key in ("hindrances", "edges", "powers", "power_points"):
+            assert got[key] == want[key], (char["name"], key)
+        for name, stats in want["gear"].items():  # every name whole, ő and ű too
+            if stats is not None and "parry" in stats:
+                shields += 1
+                assert got["gear"][name] == {"parry": None}  # v0.2.4 cannot read it
+            else:
+                assert got["gear"][name] == stats, (char["name"], name)
+        assert "Special Abilities:" not in block and got["abilities"] == {}
+        lines = [line.rstrip(".") for line in " ".join(got["description"]).split(". ")]
+        for ability in statblock._abilities(char, TABLES):
+            assert ability.translate(statblock.LATIN1).rstrip(".") in " ".join(lines)
+        assert not re.search("[őűŐŰ]", block)
+    assert shields
+
+
+def test_with_its_defaults_the_importer_splits_bullets_into_letters():
+    bear = make("savage", "npc", 1, 2, {"template": "medve"})[0]
+    forum = "".join(statblock.render(SYSTEM, TABLES, [bear], 1, {}))
+    assert "• Size +2" in forum  # the readable UTF-8 block keeps its bullets
+    got = reader.read(forum, defaults=True)
+    assert got["abilities"] and all(len(k) == 1 for k in got["abilities"])
+    assert reader.read(forum)["abilities"]  # with a bullet setting of "•" it reads them
+
+
+def test_without_latin1_the_importers_gear_pattern_cuts_the_gear_line():
+    char = next(
+        c for c in pcs(300, 6) if any(re.search("[őű]", g["nev"]) for g in c["felszereles"][:-1])
+    )
+    forum = "".join(statblock.render(SYSTEM, TABLES, [char], 1, {}))
+    importer = "".join(statblock.render(SYSTEM, TABLES, [char], 1, {"importer": True}))
+    want = expected(char, latin1=True)["gear"]
+    assert len(reader.read(forum, defaults=True)["gear"]) < len(want)
+    assert set(reader.read(importer, defaults=True)["gear"]) == set(want)
