@@ -37,7 +37,11 @@ def brpid(kind: str, key: str) -> dict:
     """flags.brp: the BRP id by which the system finds an Item (i.skill.<key>)."""
     return {
         "brp": {
-            "brpidFlag": {"id": f"i.{kind}.{key.replace('_', '-')}", "lang": "sv", "priority": 0}
+            "brpidFlag": {
+                "id": f"i.{kind}.{key.replace('_', '-')}",
+                "lang": mapping()["brpid"]["lang"],
+                "priority": 0,
+            }
         }
     }
 
