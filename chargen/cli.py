@@ -125,6 +125,20 @@ def common_options(func: Callable) -> Callable:
         ),
         tables_option,
         width_option,
+        click.option(
+            "--campaign",
+            "campaign_path",
+            type=click.Path(dir_okay=False),
+            default=None,
+            envvar="CHARGEN_CAMPAIGN",
+            help="A campaign file (SQLite): names never repeat within it, and every "
+            "character made is stored there. Also CHARGEN_CAMPAIGN.",
+        ),
+        click.option(
+            "--tag",
+            default=None,
+            help="With --campaign: a label stored with each character (such as session-3).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -361,10 +375,11 @@ def run_generate(
     interactive: bool,
     list_tables: bool = False,
     width: int | None = None,
+    campaign_path: str | None = None,
+    tag: str | None = None,
     **chosen,
 ) -> None:
     from chargen import output as out
-    from chargen.procedure import generate
     from chargen.seeds import draw_seed
 
     width = width or out.terminal_width()
@@ -387,6 +402,79 @@ def run_generate(
 
         prompter = Prompter(pack.labels, width=out.terminal_width(sys.stderr), pack=pack)
     batch_seed = draw_seed() if seed is None else seed
+    campaign = _campaign_for(step, interactive, campaign_path, tag)
+    if campaign is None:
+        items = _generated(system, pack, kind, options, count, batch_seed, locale, prompter, step)
+        return emit(system, pack, items, count, fmt, output, step, width, export, export_values)
+    with campaign:
+        recorder = campaign.recorder(
+            {
+                "system": system.id,
+                "kind": kind,
+                "options": options,
+                "batch_seed": batch_seed,
+                "count": count,
+                "locale": locale,
+                "tables": [str(p.resolve()) for p in _overlay_paths(tables_dirs)],
+                "variants": {},
+                "version": __version__,
+                "tag": tag,
+            }
+        )
+        items = _generated(
+            system, pack, kind, options, count, batch_seed, locale, prompter, step, campaign
+        )
+        try:
+            emit(
+                system,
+                pack,
+                recorder.wrap(items),
+                count,
+                fmt,
+                output,
+                step,
+                width,
+                export,
+                export_values,
+            )
+        except PipeClosed:
+            recorder.finish()  # the reader stopped early: what it was given is kept
+            raise
+        except BaseException:
+            recorder.abort()  # an error or an interrupt: the campaign is as it was
+            raise
+        recorder.finish()
+
+
+def _campaign_for(step, interactive: bool, path: str | None, tag: str | None):
+    """The open campaign of a generating command, or None (and --tag needs one)."""
+    from click.core import ParameterSource
+
+    given = click.get_current_context().get_parameter_source("campaign_path")
+    if path is None or (step is not None and given != ParameterSource.COMMANDLINE):
+        if tag is not None:
+            raise ChargenError("--tag labels what a campaign stores: give --campaign FILE too")
+        return None  # (CHARGEN_CAMPAIGN does not apply to one step's part of a character)
+    if step is not None:
+        raise ChargenError(
+            f"--campaign keeps whole characters; '{step.id}' makes one step's part: use pc or npc"
+        )
+    if interactive:
+        raise ChargenError(
+            "--interactive and --campaign do not go together yet: a name the campaign holds "
+            "would ask every question again"
+        )
+    from chargen.campaign import open_campaign
+
+    return open_campaign(path)
+
+
+def _generated(
+    system, pack, kind, options, count, batch_seed, locale, prompter, step, campaign=None
+):
+    from chargen import output as out
+    from chargen.procedure import generate
+
     items = generate(
         system,
         pack,
@@ -398,8 +486,18 @@ def run_generate(
         prompter,
         step.id if step is not None else None,
         warn=lambda text: click.echo(f"chargen: {system.id}: {text}", err=True),
+        names=campaign.names(system.id) if campaign is not None else None,
     )
-    items = out.progress(items, count)
+    return out.progress(items, count)
+
+
+def emit(
+    system, pack, items, count: int, fmt: str, output, step, width: int, export, export_values: dict
+) -> None:
+    """Write characters in format `fmt` (a registered `export`, html, pdf or a built-in
+    one) to stdout or `-o FILE`."""
+    from chargen import output as out
+
     if export is not None:
         return out.export(export, system, pack, items, count, export_values, output)
     if fmt == "html":
@@ -439,7 +537,9 @@ def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:
 @cli.command("roll")
 @click.argument("expressions", nargs=-1, required=True)
 @common_options
-def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs, width) -> None:
+def roll_command(
+    expressions, count, seed, fmt, output, locale, tables_dirs, width, campaign_path, tag
+) -> None:
     """Roll dice: 2T10, 3d6, 2k6, d66, d6! (aces), 4d6kh3, 2d20kl1, 1T6-1.
 
     Each roll is one object {"expression", "total", "dice"}; -n rolls each
@@ -459,6 +559,9 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs, wid
     from click.core import ParameterSource
 
     given = click.get_current_context().get_parameter_source
+    for flag, key in (("--campaign", "campaign_path"), ("--tag", "tag")):
+        if given(key) == ParameterSource.COMMANDLINE:  # CHARGEN_CAMPAIGN is fine here too
+            raise click.UsageError(f"chargen roll does not use {flag}: a campaign keeps characters")
     for flag, key in (("--locale", "locale"), ("--tables", "tables_dirs")):
         if given(key) == ParameterSource.COMMANDLINE:  # CHARGEN_TABLES in the environment is fine
             raise click.UsageError(
