@@ -303,6 +303,19 @@ class Campaign:
             raise self.error(exc) from None
         return len(unique)
 
+    def forget_run(self, run_id: int) -> int:
+        """Remove every character of one run (what a failed run may have left)."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            done = self.db.execute("DELETE FROM characters WHERE run = ?", (run_id,)).rowcount
+            self.db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+            self.db.commit()
+        except _sqlite_error() as exc:
+            raise self.error(exc) from None
+        if not done:
+            raise CampaignError(f"campaign {self.shown} holds no character of run {run_id}")
+        return done
+
     def stats(self) -> list[dict[str, Any]]:
         rows = self._all(
             "SELECT system, kind, tag, COUNT(*) AS n FROM characters "
@@ -408,7 +421,7 @@ def open_campaign(path: str | os.PathLike, write: bool = True) -> Campaign:
     db.row_factory = sqlite3.Row
     campaign = Campaign(db, file)
     try:
-        _ready(campaign, empty, write and not readonly)
+        _ready(campaign, empty, write and not readonly, not readonly)
     except sqlite3.Error as exc:
         campaign.close()
         raise campaign.error(exc) from None
@@ -418,8 +431,9 @@ def open_campaign(path: str | os.PathLike, write: bool = True) -> Campaign:
     return campaign
 
 
-def _ready(campaign: Campaign, empty: bool, write: bool) -> None:
-    """Check what the file is; make the schema in a new one, migrate an old one."""
+def _ready(campaign: Campaign, empty: bool, create: bool, writable: bool) -> None:
+    """Check what the file is; make the schema in a new one (`create`), migrate an
+    old one (when the file is `writable`, even for a command that only reads)."""
     db, shown = campaign.db, campaign.shown
     app = db.execute("PRAGMA application_id").fetchone()[0]
     version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -430,7 +444,7 @@ def _ready(campaign: Campaign, empty: bool, write: bool) -> None:
                 f"{shown} is not a chargen campaign (an SQLite database of something else): "
                 "it is left alone"
             )
-        if not write:
+        if not create:
             raise CampaignError(f"{shown} is empty: a generating command with --campaign fills it")
         _create(db)
         version = SCHEMA_VERSION
@@ -440,13 +454,13 @@ def _ready(campaign: Campaign, empty: bool, write: bool) -> None:
             f"{SCHEMA_VERSION}: upgrade chargen to use it (the file is left alone)"
         )
     if version < SCHEMA_VERSION:
-        if not write:
+        if not writable:
             raise CampaignError(
                 f"campaign {shown} has schema version {version} and is read-only: "
                 f"this chargen needs version {SCHEMA_VERSION} and cannot migrate it"
             )
         _migrate(db)
-    if write and db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+    if writable and db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = NORMAL")  # WAL: a commit survives a crash of chargen
     db.execute("PRAGMA foreign_keys = ON")
@@ -628,8 +642,9 @@ class Recorder:
             self.db.commit()
         except sqlite3.Error as exc:
             raise CampaignError(
-                f"{_reason(exc, self.campaign.shown)}; and the run's characters stored "
-                f"before it (run {self.run_id}) could not be removed"
+                f"{_reason(exc, self.campaign.shown)}; the {self.stored:,} characters this "
+                f"run stored before it could not be removed (the file is whole): "
+                f"`chargen campaign forget --run {self.run_id}` removes them once there is room"
             ) from None
 
 
