@@ -38,7 +38,9 @@ BUSY_SECONDS = 60.0  # how long a run waits for another run's chunk before givin
 CHUNK = 2000  # characters per transaction at most
 CHUNK_SECONDS = 0.25  # and the longest a chunk holds the write lock (another run waits)
 
-# The first schema, as version 1 files have it (tests build one to migrate it).
+# The first schema, as version 1 files have it (tests build one to migrate it). One
+# index beside the rows' own: every index costs each stored character, and a list by
+# tag or a run's removal reads the table once.
 SCHEMA_V1 = """
 CREATE TABLE runs (
     id INTEGER PRIMARY KEY,
@@ -66,8 +68,6 @@ CREATE TABLE characters (
     json TEXT NOT NULL
 );
 CREATE UNIQUE INDEX character_names ON characters(system, name);
-CREATE INDEX characters_tag ON characters(tag);
-CREATE INDEX characters_run ON characters(run);
 """
 
 
@@ -94,7 +94,18 @@ MIGRATIONS = {1: _v1_to_v2}
 
 
 class CampaignError(ChargenError):
-    """A campaign file that cannot be used: exit 2, and the file is left as it was."""
+    """A campaign file that cannot be used: exit 2, and the file is left as it was.
+    `damaged`: SQLite found the file corrupt, so nothing more is written to it."""
+
+    def __init__(self, text: str, damaged: bool = False) -> None:
+        super().__init__(text)
+        self.damaged = damaged
+
+
+def _is_damage(exc: Exception) -> bool:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc)
+    return "CORRUPT" in name or "NOTADB" in name or "malformed" in text or "not a database" in text
 
 
 def recipe(
@@ -210,7 +221,7 @@ class Campaign:
         self.db, self.path, self.shown = db, path, _shown(path)
 
     def error(self, exc: Exception) -> CampaignError:
-        return CampaignError(_reason(exc, self.shown))
+        return CampaignError(_reason(exc, self.shown), _is_damage(exc))
 
     def close(self) -> None:
         import sqlite3
@@ -604,7 +615,7 @@ class Recorder:
                         char["name"],
                         seed,
                         tag,
-                        f"{head}{seed}{tail}",
+                        char.get("recipe") or f"{head}{seed}{tail}",
                         line(char)[:-1],
                     ),
                 )
@@ -627,14 +638,15 @@ class Recorder:
         except _sqlite_error() as exc:
             raise self.campaign.error(exc) from None
 
-    def abort(self) -> None:
-        """Roll the chunk in flight back and remove what the run stored before it."""
+    def abort(self, cause: BaseException | None = None) -> None:
+        """Roll the chunk in flight back and remove what the run stored before it (but
+        write nothing more to a file SQLite found damaged)."""
         import sqlite3
 
         try:
             if self.db.in_transaction:
                 self.db.rollback()
-            if self.run_id is None:
+            if self.run_id is None or getattr(cause, "damaged", False):
                 return
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM characters WHERE run = ?", (self.run_id,))

@@ -440,8 +440,8 @@ def run_generate(
         except PipeClosed:
             recorder.finish()  # the reader stopped early: what it was given is kept
             raise
-        except BaseException:
-            recorder.abort()  # an error or an interrupt: the campaign is as it was
+        except BaseException as exc:
+            recorder.abort(exc)  # an error or an interrupt: the campaign is as it was
             raise
         recorder.finish()
 
