@@ -109,7 +109,7 @@ def _is_damage(exc: Exception) -> bool:
 
 
 def recipe(
-    system: str,
+    system_id: str,
     kind: str,
     seed: int,
     options: dict[str, Any],
@@ -117,38 +117,17 @@ def recipe(
     tables: list[str] | None = None,
     variants: dict[str, int] | None = None,
 ) -> str:
-    """The command that makes this character again, alone."""
-    return f"chargen {system} {kind} --seed {seed}{_recipe_tail(options, locale, tables, variants)}"
+    """The command that makes a stored character again, alone (for rows stored before
+    characters carried their recipe)."""
+    from chargen import recipe as recipes
+    from chargen.systems import available, load
 
-
-def _recipe_tail(
-    options: dict[str, Any],
-    locale: str | None = None,
-    tables: list[str] | None = None,
-    variants: dict[str, int] | None = None,
-) -> str:
-    """What follows the seed in a recipe: the same for every member of a run."""
-    from shlex import quote
-
-    words = [""]
-    for key, value in sorted(options.items()):
-        if value in (None, False, [], ()):
-            continue
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            words.append(flag)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                words += [flag, quote(str(item))]
-        else:
-            words += [flag, quote(str(value))]
-    if locale:
-        words += ["--locale", quote(locale)]
-    for folder in tables or []:
-        words += ["--tables", quote(folder)]
-    for step, variant in sorted((variants or {}).items()):
-        words += ["--reroll", f"{step}={variant}"]
-    return " ".join(words) if len(words) > 1 else ""
+    if system_id not in available():
+        return f"chargen {system_id} {kind} --seed {seed}"
+    made = recipes.build(
+        load(system_id), kind, kind, options, locale, tuple(tables or ()), variants
+    )
+    return made._replace(seed=seed).text()
 
 
 # -- opening a file --------------------------------------------------------
@@ -349,7 +328,7 @@ class Campaign:
                 problems.append(f"schema version {version}, expected {SCHEMA_VERSION}")
             count = self.db.execute("SELECT COUNT(*) FROM characters").fetchone()[0]
             for row in self.db.execute(
-                "SELECT id, system, kind, template, name, seed, json FROM characters"
+                "SELECT id, system, kind, template, name, seed, recipe, json FROM characters"
             ):
                 problems += _row_problems(row)
             for system, name, n in self.db.execute(
@@ -364,7 +343,7 @@ class Campaign:
 
 
 def _row_problems(row) -> list[str]:
-    cid, system, kind, template, name, seed, text = row
+    cid, system, kind, template, name, seed, made_by, text = row
     try:
         char = json.loads(text)
     except (ValueError, TypeError) as exc:
@@ -379,8 +358,9 @@ def _row_problems(row) -> list[str]:
             ("template", template),
             ("name", name),
             ("seed", seed),
+            ("recipe", made_by),
         )
-        if char.get(key) != value
+        if char.get(key, made_by if key == "recipe" else None) != value
     ]
     return [f"character {cid}: its JSON and its columns differ in {', '.join(wrong)}"] * bool(wrong)
 
@@ -446,9 +426,11 @@ def _ready(campaign: Campaign, empty: bool, create: bool, writable: bool) -> Non
     """Check what the file is; make the schema in a new one (`create`), migrate an
     old one (when the file is `writable`, even for a command that only reads)."""
     db, shown = campaign.db, campaign.shown
-    app = db.execute("PRAGMA application_id").fetchone()[0]
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    objects = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+    # one read, so another process making the file at this moment is seen whole or not
+    app, version, objects = db.execute(
+        "SELECT (SELECT * FROM pragma_application_id), (SELECT * FROM pragma_user_version), "
+        "(SELECT COUNT(*) FROM sqlite_master)"
+    ).fetchone()
     if app != APPLICATION_ID:
         if not (empty and objects == 0 and version == 0):
             raise CampaignError(
@@ -591,10 +573,6 @@ class Recorder:
         db, run = self.db, self.run
         execute, line = db.execute, Lines().line
         system, kind, tag = run["system"], run["kind"], run.get("tag")
-        head = f"chargen {system} {kind} --seed "
-        tail = _recipe_tail(
-            run["options"], run.get("locale"), run.get("tables"), run.get("variants")
-        )
         it = iter(items)
         clock = time.monotonic
         while True:
@@ -615,7 +593,7 @@ class Recorder:
                         char["name"],
                         seed,
                         tag,
-                        char.get("recipe") or f"{head}{seed}{tail}",
+                        char["recipe"],
                         line(char)[:-1],
                     ),
                 )

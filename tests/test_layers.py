@@ -22,6 +22,7 @@ ROOT = Path(chargen.__file__).resolve().parent
 LAYERS: list[tuple[str, ...]] = [
     ("__main__",),
     ("cli",),
+    ("campaign",),  # campaign files (sqlite3): what a campaign holds, no name twice
     ("formats",),
     ("export.statblock",),
     ("export.foundry",),
@@ -29,15 +30,17 @@ LAYERS: list[tuple[str, ...]] = [
     ("printable",),
     ("prompts",),
     ("output",),
+    ("saved",),  # characters saved as JSON, checked and drawn again
     ("systems",),  # the registry: games by id, built in or installed as plugins
     ("systems.*",),  # each game's package
     ("procedure",),  # System, Step, generate: the procedures and the loop over a batch
+    ("recipe",),  # the command line that makes a character again
     ("context",),  # Context: what a step works with
     ("steering",),  # the choices pinned by options, kept possible
     ("sheet",),  # Section, Part, Column: what a sheet is made of
     ("tables",),
-    ("labels", "conditions", "names", "campaign"),
-    ("dice", "render", "encode", "tomlfile", "slugs"),
+    ("labels", "conditions", "names"),
+    ("dice", "render", "encode", "tomlfile", "slugs", "where"),
     ("errors", "seeds", "cache", "__init__"),
 ]
 # Inside a game's package, top first: its declaration, its sheet and pack checks,
