@@ -572,3 +572,17 @@ def test_start_up_imports_no_sqlite3(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stderr.strip() == "False"
+
+
+def test_where_and_reroll_keep_the_campaign_s_names(tmp_path, cli):
+    path = tmp_path / "c.db"
+    args = ("karma", "npc", "-n", "5", "--seed", "4", "--where", "karma > 0", "-f", "jsonl")
+    first = [json.loads(x) for x in cli(*args, "--campaign", path).stdout.splitlines()]
+    again = [json.loads(x) for x in cli(*args, "--campaign", path).stdout.splitlines()]
+    assert len(first) == len(again) == 5
+    assert {c["name"] for c in first}.isdisjoint(c["name"] for c in again)
+    assert all(c["karma"] > 0 for c in again)
+    cli("karma", "npc", "--seed", "4", "--reroll", "name", "--campaign", path)
+    (made_by,) = rows(path, "SELECT recipe FROM characters ORDER BY id DESC LIMIT 1")[0]
+    assert "--reroll" in made_by
+    assert cli("campaign", "check", "--campaign", path).exit_code == 0
