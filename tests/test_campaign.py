@@ -493,15 +493,17 @@ def test_a_full_disk_is_exit_2_and_the_file_as_it_was(tmp_path):
         path = disk / "c.db"
         fill(path, "karma", "npc", 100, 2)
         before = content(path)
-        filler = disk / "filler"
-        filler.write_bytes(b"x" * 100_000)  # what the user frees once chargen says so
+
+        def make_room() -> None:  # what the user does once chargen says so
+            subprocess.run(["mount", "-o", "remount,size=8m", str(disk)], check=True)
+
         done = subprocess.run(
             [*CHARGEN, "karma", "npc", "-n", "5000", "--campaign", str(path), "-f", "jsonl"],
             capture_output=True, text=True, timeout=240,
         )  # fmt: skip
         assert done.returncode == 2, done.stderr
         assert "disk is full" in done.stderr and "Traceback" not in done.stderr
-        as_it_was(path, before, done.stderr, filler.unlink)
+        as_it_was(path, before, done.stderr, make_room)
     finally:
         subprocess.run(["umount", str(disk)], check=False)
 
