@@ -102,6 +102,7 @@ def legend(
     headers spelled out (`[words] legend`, "Förkortningar: {items}."), and the short
     forms the cells of a shown column use (its `legend` keys), and the columns left out
     to fit the width (`[words] dropped`), which the JSON still holds."""
+    from chargen.labels import substitute
     from chargen.render import NBSP, wrap  # NBSP: "Sta = Stark" stays on one line
 
     keep, heads, _widths = chosen
@@ -121,11 +122,11 @@ def legend(
                 if labels.short(k)
             ]
     if template and shortened:
-        lines += wrap(template.format(items=", ".join(shortened)), width, "  ")
+        lines += wrap(substitute(template, items=", ".join(shortened)), width, "  ")
     template = labels.words.get("dropped")
     left_out = [forms[i][0] for i in sorted(filled) if i not in keep]
     if template and left_out:
-        lines += wrap(template.format(items=", ".join(left_out)), width, "  ")
+        lines += wrap(substitute(template, items=", ".join(left_out)), width, "  ")
     if lines:
         yield "\n" + "\n".join(lines) + "\n"
 

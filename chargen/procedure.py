@@ -166,10 +166,12 @@ class System(NamedTuple):
         """The system's pack: built-in tables, then each overlay folder that has some
         (`known`: the ids of every system installed, for the layout check of a pack)."""
         dirs = [self.tables_root or builtin_root() / self.id]
+        roots = {}  # each overlay folder's pack: what its symlinks may lead to
         for root in overlays or []:
             folder = pack_dir(root, self.id, known)
             if folder is not None:
                 dirs.append(folder)
+                roots[folder] = root
         specs = {PRINT_TABLE: PRINT_SPEC, **self.specs}
         specs.setdefault(self.labels_table, Spec("labels"))  # every game has its words
         return Tables(
@@ -181,6 +183,7 @@ class System(NamedTuple):
             facts=self.facts,
             pronouns=self.pronoun_set(),
             placeholders=self.placeholders,
+            roots=roots,
         )
 
     def _check_pack(self, tables: Tables) -> list[Problem]:

@@ -33,7 +33,7 @@ from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableE
 from chargen.labels import Labels
 from chargen.labels import check as check_labels
 from chargen.slugs import normalize
-from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text
+from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text, section_line
 
 KINDS = ("roll", "definitions", "settings", "labels")
 # Keys any entry may carry; anything else must be declared by the table's Spec.
@@ -144,6 +144,8 @@ def pack_problems(root: Path, known: Iterable[str]) -> list[Problem]:
             out.append(Problem(str(path), 0, f"a system folder is named in lower case: {system}"))
         elif not path.is_dir():
             out.append(Problem(str(path), 0, f"{name} must be a folder of {name}'s *.toml tables"))
+        elif outside(path, root):
+            out.append(Problem(str(path), 0, _outside_message(path)))
         else:
             found = True
     if out or found or root.name in known or _loose_tables(root):
@@ -161,6 +163,21 @@ def pack_problems(root: Path, known: Iterable[str]) -> list[Problem]:
             f"(SYSTEM one of {systems}){hint}",
         )
     ]
+
+
+def outside(path: Path, root: Path) -> bool:
+    """Whether `path` (a symlink, or under one) leads outside the folder `root`: a pack
+    is shared between strangers, so its files stay inside it."""
+    base = os.path.realpath(root)
+    real = os.path.realpath(path)
+    return real != base and not real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def _outside_message(path: Path) -> str:
+    return (
+        f"a symlink leading outside the pack (to {os.path.realpath(path)}): "
+        "a pack's files and folders must lie inside it"
+    )
 
 
 def _loose_tables(root: Path) -> bool:
@@ -365,6 +382,7 @@ class Tables:
         facts: dict[str, Any] | None = None,
         pronouns: dict[str, tuple[str, str]] | None = None,
         placeholders: tuple[str, ...] = (),
+        roots: dict[Path, Path] | None = None,
     ) -> None:
         self.system, self.specs, self.effect_keys = system, specs, frozenset(effect_keys)
         # the system's facts and their domains (None: the linter knows no facts)
@@ -372,7 +390,8 @@ class Tables:
         self.consistency = consistency  # the system's own checks across fields and files
         self.dirs = dirs
         self.files: dict[str, Path] = {}
-        for folder in dirs:
+        self.escaping: set[Path] = set()  # a user's files that lead outside their folder
+        for number, folder in enumerate(dirs):
             try:
                 listing = sorted(os.listdir(folder))
             except OSError as exc:
@@ -381,6 +400,9 @@ class Tables:
             for entry in listing:
                 if entry.endswith(".toml"):
                     self.files[entry[:-5]] = folder / entry
+                    pack_root = (roots or {}).get(folder, folder)
+                    if number and outside(folder / entry, pack_root):  # the built-in: trusted
+                        self.escaping.add(folder / entry)
         self._loaded: dict[str, Table] = {}
         self._labels: Any = None
 
@@ -444,6 +466,8 @@ class Tables:
 def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[Problem]]:
     """Read and validate one file; return the table (None if unusable) and its faults."""
     where = str(path)
+    if path in pack.escaping:
+        return None, [Problem(where, 0, _outside_message(path))]
     text, fault = read_text(path)
     if fault:
         return None, [Problem(where, 0, fault)]
@@ -468,7 +492,8 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
         return None, [
             Problem(where, 0, f"'{name}' matches no known {pack.system} table (known: {known})")
         ]
-    problems = _check_shape(data, spec, pack.effect_keys, where, text)
+    known = _documented_labels(name, path, pack) if spec.kind == "labels" else None
+    problems = _check_shape(data, spec, pack.effect_keys, where, text, known)
     if not problems:
         problems = _check_conditions(data, spec, pack, where, text)
     if problems:
@@ -555,8 +580,28 @@ def _depth(data: Any) -> int:
     return deepest
 
 
+def _documented_labels(name: str, path: Path, pack: Tables) -> dict | None:
+    """The placeholders each text of the built-in labels file uses (what a user's labels
+    file may use for the same key), or None for the built-in file itself."""
+    from chargen.labels import documented
+
+    builtin = pack.dirs[0] / f"{name}.toml"
+    if path == builtin:
+        return None
+    text, fault = read_text(builtin)
+    try:
+        return documented(tomlfile.loads(text)) if not fault else {}
+    except tomlfile.TOMLError:
+        return {}
+
+
 def _check_shape(
-    data: dict, spec: Spec, effect_keys: frozenset[str], where: str, text: str
+    data: dict,
+    spec: Spec,
+    effect_keys: frozenset[str],
+    where: str,
+    text: str,
+    known: dict | None = None,
 ) -> list[Problem]:
     out: list[Problem] = []
 
@@ -574,8 +619,10 @@ def _check_shape(
         out.append(Problem(where, line, msg))
 
     if spec.kind == "labels":
-        for key, message in check_labels(data):
-            fault(message, key)
+        for key, message in check_labels(data, known):
+            section, _, sub = key.partition(".")
+            line = section_line(text, section, sub) if sub else key_line(text, key)
+            out.append(Problem(where, line or key_line(text, section), message))
         return out
 
     if spec.kind == "settings":

@@ -841,3 +841,94 @@ def test_blank_text_is_refused_where_text_is_read(tmp_path):
         lambda t: re.sub(r'name = "[^"]*"', 'name = "   "', t, count=1),
     )
     refused_everywhere(pack, "karma", "sardrag.toml", "'name' must be a non-empty text")
+
+
+# -- issue 26: pack text is text ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("system", "table", "section", "key", "payload"),
+    [
+        ("karma", "etiketter", "words", "legend", "{items.__class__.__mro__}"),
+        ("karma", "etiketter", "prompts", "one", "{what.__class__.__mro__}"),
+        ("karma", "etiketter", "prompts", "one", "{value:>12000000}"),
+        ("lef", "etiketter", "labels", "fokus_regel", "{bonus:>999999999}"),
+        ("lef", "etiketter", "labels", "fokus_regel", "{0}"),
+        ("lef", "etiketter", "labels", "fokus_regel", "{"),
+        ("lef", "etiketter", "labels", "fokus_regel", "{bonus} {unknown}"),
+        ("savage", "cimkek", "labels", "sebek_viselt", "{n.__init__.__globals__}"),
+    ],
+)
+def test_a_labels_placeholder_other_than_its_documented_words_is_refused(
+    tmp_path, system, table, section, key, payload
+):
+    def edit(text: str) -> str:  # the key's line replaced by the payload, at its place
+        lines = text.splitlines()
+        at = lines.index(f"[{section}]")
+        lines = [ln for n, ln in enumerate(lines) if n <= at or ln.split("=")[0].strip() != key]
+        lines.insert(at + 1, f"{key} = {json.dumps(payload)}")
+        return "\n".join(lines) + "\n"
+
+    pack = pack_with(tmp_path, system, table, edit)
+    refused_everywhere(pack, system, f"{table}.toml", key)
+
+
+def test_substitution_fills_only_the_words_given():
+    from chargen.labels import substitute, text_faults
+
+    assert substitute("{a} and {{b}} {c}", a=1) == "1 and {b} {c}"
+    assert substitute("{a.__class__} {0} {a:>99} {a[0]}", a="x") == (
+        "{a.__class__} {0} {a:>99} {a[0]}"
+    )
+    assert text_faults("{what}", {"what"}) == []
+    assert text_faults("{what.x}", {"what"}) and text_faults("{a}", {"what"})
+    assert text_faults("{", None) and text_faults("}", None)
+
+
+def test_no_str_format_on_pack_text():
+    """Every substitution into pack text goes through labels.substitute."""
+    import re
+
+    for path in (ROOT / "chargen").rglob("*.py"):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"\b(L|labels|template|layout)\b.*\.format\(|format_map\(", line):
+                pytest.fail(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+
+
+# -- issue 26: symlinks stay inside the pack -----------------------------------------
+
+
+@pytest.mark.parametrize("how", ["file", "relative", "folder"])
+@pytest.mark.parametrize("system", ["matinee", "spelsystemet", "karma", "lef", "savage"])
+def test_a_symlink_leading_outside_the_pack_is_refused(tmp_path, how, system):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.toml"
+    secret.write_text('description = "SECRET-TEXT"\n', encoding="utf-8")
+    pack = tmp_path / "pack"
+    table = sorted((TABLES / system).glob("*.toml"))[0].name
+    if how == "folder":
+        (outside / system).mkdir()
+        (outside / system / table).write_text(
+            (TABLES / system / table).read_text(encoding="utf-8"), encoding="utf-8"
+        )
+        pack.mkdir()
+        (pack / system).symlink_to(outside / system)
+        named = system
+    else:
+        (pack / system).mkdir(parents=True)
+        target = secret if how == "file" else Path("../../outside/secret.toml")
+        (pack / system / table).symlink_to(target)
+        named = table
+    for args in (["tables", "check", pack], [system, "pc", "--tables", pack, "-f", "json"]):
+        result = run(*args)
+        assert_usage_error(result, named, "outside the pack")
+        assert "SECRET-TEXT" not in result.stdout + result.stderr
+
+
+def test_a_symlink_inside_the_pack_is_read(tmp_path):
+    pack = pack_with(tmp_path, "karma", "laster", lambda t: t.replace("\n", "\n\n", 1))
+    (pack / "spare").mkdir()
+    (pack / "karma" / "laster.toml").rename(pack / "spare" / "laster.toml")
+    (pack / "karma" / "laster.toml").symlink_to(Path("../spare/laster.toml"))
+    assert run("karma", "pc", "--tables", pack, "--seed", "1").exit_code == 0
