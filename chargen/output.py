@@ -700,6 +700,10 @@ def new_folder(path: str):
     import tempfile
 
     target = Path(path)
+    if target.is_symlink():  # as `>` follows a symlink: its folder, when there is one
+        if not target.is_dir():
+            raise ChargenError(f"cannot write the folder {path}: it is a symlink to no folder")
+        target = Path(os.path.realpath(target))
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise ChargenError(f"cannot write {path}: folder {parent} does not exist")
@@ -708,20 +712,32 @@ def new_folder(path: str):
             f"cannot write the folder {path}: it exists (name a new or empty folder)"
         )
     try:
-        tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp"))
+        tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name[:40]}.", suffix=".tmp"))
     except OSError as exc:
         raise ChargenError(f"cannot write {path}: {exc.strerror}") from None
+    previous = _trap_signals()  # SIGTERM, SIGHUP: the temporary folder is removed too
     try:
-        yield tmp
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)
-        if target.is_dir():
-            target.rmdir()
-        os.replace(tmp, target)
+        try:
+            yield tmp
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o777 & ~umask)
+        except OSError as exc:  # a full disk, a quota: the outside's fault, exit 2
+            raise ChargenError(f"cannot write {path}: {exc.strerror or exc}") from None
+        try:
+            if target.is_dir():
+                target.rmdir()
+            os.replace(tmp, target)
+        except OSError:  # another writer made it meanwhile (or filled it)
+            raise ChargenError(
+                f"cannot write the folder {path}: it was made meanwhile by someone else "
+                "(name a new or empty folder)"
+            ) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        _restore_signals(previous)
 
 
 def export(fmt, system, tables, items: Iterable[dict], count: int, values: dict, path) -> None:
@@ -745,3 +761,8 @@ def write_bytes(data: bytes, out) -> None:
         buffer.flush()
     except BrokenPipeError:
         raise PipeClosed() from None
+    except OSError as exc:  # a full disk behind -o or `>`
+        where = "standard output" if out is sys.stdout else getattr(out, "chargen_name", "output")
+        raise OutputError(
+            f"cannot write {where}: {exc.strerror or exc}", out is sys.stdout
+        ) from None

@@ -932,3 +932,101 @@ def test_a_symlink_inside_the_pack_is_read(tmp_path):
     (pack / "karma" / "laster.toml").rename(pack / "spare" / "laster.toml")
     (pack / "karma" / "laster.toml").symlink_to(Path("../spare/laster.toml"))
     assert run("karma", "pc", "--tables", pack, "--seed", "1").exit_code == 0
+
+
+# -- issue 26: every outside fault is exit 2 -------------------------------------------
+
+
+def test_a_full_device_under_pdf_is_exit_2(tmp_path):
+    pytest.importorskip("typst")
+    done = chargen("karma", "pc", "--seed", "1", "-f", "pdf", "-o", "/dev/full")
+    assert done.returncode == 2 and "No space left" in done.stderr, done.stderr
+    with open("/dev/full", "w") as full:
+        done = chargen("karma", "pc", "--seed", "1", "-f", "pdf", stdout=full)
+    assert done.returncode == 2 and "No space left" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(("system", "step"), [("spelsystemet", "art"), ("savage", "hatalmak")])
+def test_html_of_a_step_alone_is_a_page(system, step):
+    result = run(system, step, "--seed", "1", "-f", "html")
+    assert result.exit_code == 0, result.stderr
+    assert "<title>" in result.stdout
+
+
+def _folder_export(path, fault):
+    """new_folder over `path`, with `fault` run while its files are written."""
+    from chargen.output import new_folder
+
+    with new_folder(str(path)) as tmp:
+        (tmp / "a.json").write_text("{}")
+        fault(tmp)
+
+
+def test_a_full_disk_under_a_foundry_folder_is_exit_2_and_leaves_nothing(tmp_path):
+    import errno
+
+    def full(tmp):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with pytest.raises(ChargenError, match="No space left"):
+        _folder_export(tmp_path / "out", full)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_second_writer_of_one_new_folder_is_exit_2(tmp_path):
+    def other(tmp):
+        (tmp_path / "out").mkdir()
+        (tmp_path / "out" / "theirs.json").write_text("{}")
+
+    with pytest.raises(ChargenError, match="meanwhile"):
+        _folder_export(tmp_path / "out", other)
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["theirs.json"]
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_signal_during_a_foundry_folder_removes_the_temporary_folder(tmp_path, signame):
+    from chargen.errors import Terminated
+
+    with pytest.raises(Terminated):
+        _folder_export(tmp_path / "out", lambda tmp: os.kill(os.getpid(), getattr(signal, signame)))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_foundry_into_a_symlinked_or_dangling_folder(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (tmp_path / "link").symlink_to(empty)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nothing")
+    result = run(
+        "savage", "npc", "-n", "2", "--seed", "1", "-f", "foundry", "-o", tmp_path / "link"
+    )
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "link").is_symlink() and len(list(empty.iterdir())) == 2
+    result = run(
+        "savage", "npc", "-n", "2", "--seed", "1", "-f", "foundry", "-o", tmp_path / "dangling"
+    )
+    assert_usage_error(result, "symlink to no folder")
+    assert not (tmp_path / "nothing").exists()
+
+
+@pytest.mark.parametrize(
+    "env", [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "POSIX", "PYTHONUTF8": "0"}]
+)
+def test_an_output_encoding_that_cannot_hold_the_text_is_exit_2(env):
+    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "LC_ALL")}
+    done = chargen("karma", "pc", "--seed", "1", env={**environ, "LANG": "C", **env})
+    assert done.returncode == 2, done.stderr
+    assert "encoding" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["karma", "--help"]])
+def test_help_and_version_into_a_closed_pipe_are_exit_0(args):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chargen", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader is gone before chargen writes
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr.read() == b""
