@@ -206,8 +206,8 @@ def trial(system: System, tables: Tables) -> list[Problem]:
     for kind in ("pc", "npc"):
         for seed in TRIAL_SEEDS:
             try:
-                for _ in generate(system, tables, kind, {}, 1, seed):
-                    pass
+                for char in generate(system, tables, kind, {}, 1, seed):
+                    system.sheet_sections(char, tables)  # the sheet reads the pack too
             except TableError as exc:
                 return exc.problems
             except ChoiceError:

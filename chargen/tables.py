@@ -22,7 +22,7 @@ import math
 import operator
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -75,12 +75,15 @@ class Spec(NamedTuple):
     key required.
 
     `order` (settings): pairs of keys (low, high) whose values must not decrease.
+    `ids` (definitions): the ids the game's code names, which every version of the
+    table must have.
     """
 
     kind: str
     fields: dict[str, str] = {}  # (shared by default: never changed)
     description: str = ""
     order: tuple[tuple[str, str], ...] = ()
+    ids: tuple[str, ...] = ()
 
 
 # Authored name tables (chargen.names.TablePicker reads them): a system registers the
@@ -458,6 +461,7 @@ class Tables:
         problems += conditions.check_pack(self, tables)
         problems += _check_name_tables(tables)
         problems += _check_required_tables(self)
+        problems += _check_builtin_keys(self, tables)
         if not problems and self.consistency is not None:
             problems += self.consistency(self)
         return problems
@@ -618,6 +622,13 @@ def _check_shape(
             line = lines[index] if index < len(lines) else 0
         out.append(Problem(where, line, msg))
 
+    for key, index in _dates(data):  # no field takes one, and JSON cannot hold one
+        fault(f"'{key}' is a date or time: no table field takes one", key, index)
+    for key in ("description", "source"):
+        if key in data and _type_error(data[key], "str"):
+            fault(f"'{key}' must be {_noun('str')}, not {_shown(data[key])}", key)
+    if out:
+        return out
     if spec.kind == "labels":
         for key, message in check_labels(data, known):
             section, _, sub = key.partition(".")
@@ -705,6 +716,12 @@ def _check_shape(
             elif key == "roll":
                 if spec.kind != "roll":
                     fault("'roll' belongs to roll tables only", key, i)
+                elif isinstance(value, bool) or not isinstance(value, int | str):
+                    fault(
+                        f'roll must be a number or a range such as "11-13", not {_shown(value)}',
+                        key,
+                        i,
+                    )
             elif key == "weight":
                 if (
                     isinstance(value, bool)
@@ -743,11 +760,14 @@ def _check_shape(
                 fault(f"entry {i + 1} lacks 'result'", None, i)
             if "id" in entry:
                 entry_id = entry["id"]
-                if entry_id in ids:
+                if not isinstance(entry_id, str) or not SLUG.match(entry_id):
+                    fault(f"'id' must be an ASCII slug, not {_shown(entry_id)}", "id", i)
+                elif entry_id in ids:
                     fault(
                         f"duplicate id '{entry_id}' (first at entry {ids[entry_id] + 1})", "id", i
                     )
-                ids[entry_id] = i
+                else:
+                    ids[entry_id] = i
             if "die" in data:
                 if "roll" not in entry:
                     fault(
@@ -757,11 +777,35 @@ def _check_shape(
                     _cover(entry, i, die, covered, fault)
             elif "weight" not in entry:
                 fault(f"entry {i + 1} needs a 'weight' (or give the table a 'die')", None, i)
+    lacking = [i for i in spec.ids if i not in ids]
+    if lacking and not out:
+        fault(f"lacks the entries {', '.join(lacking)}: the game names them", None, 0)
     if die is not None and not out:
         missing = [v for v in die.possible_values() if v not in covered]
         if missing:
             fault(f"gap: no entry covers {_ranges(missing)} of {die.text}", "die")
     return out
+
+
+def _dates(data: dict) -> Iterator[tuple[str, int | None]]:
+    """(key, entry index or None) of every date or time value in a file's data."""
+    import datetime
+
+    def holds(value: Any) -> bool:
+        if isinstance(value, datetime.date | datetime.time):
+            return True
+        items = (
+            value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        )
+        return any(holds(v) for v in items)
+
+    for key, value in data.items():
+        if key == "entries" and isinstance(value, list):
+            for i, entry in enumerate(value):
+                if isinstance(entry, dict):
+                    yield from ((k, i) for k, v in entry.items() if holds(v))
+        elif holds(value):
+            yield key, None
 
 
 def _check_conditions(data: dict, spec: Spec, pack: Tables, where: str, text: str) -> list[Problem]:
@@ -1122,6 +1166,39 @@ def _check_cycles(tables: dict[str, Table]) -> list[Problem]:
                     "through its references",
                 )
             )
+    return out
+
+
+READ_KEYS = ("name", "description", "result")  # the texts a game reads from its entries
+
+
+def _check_builtin_keys(pack: Tables, tables: dict[str, Table]) -> list[Problem]:
+    """A user's table in place of a built-in one gives every entry the texts that every
+    built-in entry has (a name, a description): the game's code reads them."""
+    out = []
+    for name, table in tables.items():
+        builtin = pack.dirs[0] / f"{name}.toml"
+        if table.path == builtin or table.kind not in ("roll", "definitions"):
+            continue
+        text, fault = read_text(builtin)
+        try:
+            entries = tomlfile.loads(text).get("entries") if not fault else None
+        except tomlfile.TOMLError:
+            entries = None
+        if not isinstance(entries, list) or not entries:
+            continue
+        needed = [k for k in READ_KEYS if all(isinstance(e, dict) and k in e for e in entries)]
+        for i, entry in enumerate(table.entries):
+            for key in needed:
+                if key not in entry:
+                    out.append(
+                        Problem(
+                            str(table.path),
+                            table.entry_line(i),
+                            f"entry {i + 1} lacks '{key}' (every entry of the built-in "
+                            f"{name} has one: the game reads it)",
+                        )
+                    )
     return out
 
 

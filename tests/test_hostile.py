@@ -1030,3 +1030,63 @@ def test_help_and_version_into_a_closed_pipe_are_exit_0(args):
     proc.stdout.close()  # the reader is gone before chargen writes
     assert proc.wait(timeout=60) == 0
     assert proc.stderr.read() == b""
+
+
+# -- issue 26: malformed fields are exit 2 with file and line, from every command -----
+
+
+@pytest.mark.parametrize(
+    "value", ['["x"]', "5", "{ a = 1 }", "1979-05-27T07:32:00Z", "07:32:00", "1979-05-27"]
+)
+@pytest.mark.parametrize(
+    ("system", "table"),
+    [("spelsystemet", "arter"), ("matinee", "utrustning_automateld"), ("karma", "laster")],
+)
+def test_a_description_of_another_type_is_refused(tmp_path, system, table, value):
+    def edit(text: str) -> str:
+        lines = text.splitlines()
+        at = next(n for n, ln in enumerate(lines) if ln.startswith("description = "))
+        lines[at] = f"description = {value}"
+        return "\n".join(lines) + "\n"
+
+    pack = pack_with(tmp_path, system, table, edit)
+    refused_everywhere(pack, system, f"{table}.toml", "description")
+    result = run("tables", "show", f"{system}/{table}", "--tables", pack, "-f", "json")
+    assert_usage_error(result, f"{table}.toml:", "description")
+
+
+@pytest.mark.parametrize(
+    ("new", "fragment"),
+    [("roll = 07:32:00", "roll"), ('roll = 11\nid = ["x"]', "id"), ("roll = true", "roll")],
+)
+def test_a_roll_or_id_of_another_type_is_refused(tmp_path, new, fragment):
+    pack = pack_with(
+        tmp_path, "matinee", "uppvaxthandelser", lambda t: t.replace("roll = 11", new, 1)
+    )
+    refused_everywhere(pack, "matinee", "uppvaxthandelser.toml", fragment)
+
+
+@pytest.mark.parametrize(
+    ("system", "table", "key"),
+    [("savage", "jelzok", "name"), ("matinee", "sinnesryckning", "description")],
+)
+def test_an_entry_without_the_text_the_game_reads_is_refused(tmp_path, system, table, key):
+    def edit(text: str) -> str:
+        lines = text.splitlines()
+        first = lines.index("[[entries]]")
+        at = next(n for n, ln in enumerate(lines) if n > first and ln.startswith(f"{key} = "))
+        del lines[at]
+        return "\n".join(lines) + "\n"
+
+    pack = pack_with(tmp_path, system, table, edit)
+    refused_everywhere(pack, system, f"{table}.toml", key)
+
+
+def test_a_table_without_the_ids_the_game_names_is_refused(tmp_path):
+    def only_the_first(text: str) -> str:
+        head, first, rest = text.partition("[[entries]]")
+        kept = first + rest.split("[[entries]]", 1)[0]
+        return head + kept.replace('id = "satsa"', 'id = "ansats"')
+
+    pack = pack_with(tmp_path, "matinee", "stridsmanovrar", only_the_first)
+    refused_everywhere(pack, "matinee", "stridsmanovrar.toml", "satsa")

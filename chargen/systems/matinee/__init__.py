@@ -88,7 +88,9 @@ SPECS = {
     "grundegenskaper": Spec("definitions"),
     "fardigheter": Spec("definitions", fields={"grundegenskap": "id:grundegenskaper!"}),
     "kunskap": Spec("definitions"),
-    "stridsmanovrar": Spec("definitions", fields={"fardigheter": "list[id:fardigheter]+!"}),
+    "stridsmanovrar": Spec(
+        "definitions", fields={"fardigheter": "list[id:fardigheter]+!"}, ids=("satsa",)
+    ),
     "skada": Spec(
         "definitions", fields={"min": "int[0..1000]!", "modifikation": "int[-100..100]!"}
     ),
