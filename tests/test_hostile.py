@@ -306,18 +306,19 @@ def test_game_numbers_out_of_range_are_refused_with_file_and_line(
     refused_everywhere(pack, system, f"{table}.toml", "setting")
 
 
-def test_every_settings_number_has_a_declared_range():
+def test_every_number_a_pack_can_set_has_a_declared_range():
+    """Settings and entry fields alike: an int, num or dice type names both bounds."""
+    import re
+
     from chargen.systems import available, load
 
+    number = re.compile(r"(?<![a-z_])(int|num|dice)(\[(-?[\d_.]*)\.\.(-?[\d_.]*)\])?")
     for sid in available():
         for name, spec in load(sid).specs.items():
-            if spec.kind != "settings":
-                continue
             for key, kind in spec.fields.items():
-                kind = kind.rstrip("!").rstrip("+")
-                assert kind not in ("int", "num", "list[int]", "dict[int]"), (sid, name, key)
-                if kind in ("dice",):  # a dice setting is a game number too
-                    pytest.fail(f"{sid}/{name}: {key} has no range")
+                for match in number.finditer(kind):
+                    ranged = match.group(2) and match.group(3) and match.group(4)
+                    assert ranged, f"{sid}/{name}: {key} = {kind!r} has no range"
 
 
 def test_a_fifo_or_device_named_toml_is_refused_not_read(tmp_path):

@@ -118,9 +118,9 @@ SPECS = {
         "definitions",
         fields={
             **{g: "int[0..20]!" for g in GRUNDEGENSKAPER},
-            "tillgangar": "dice!",
+            "tillgangar": "dice[0..100]!",
             "konsten": "str",
-            "kunskap": "dict[int]",
+            "kunskap": "dict[int[0..20]]",
             "vapen": "list[str]",
         },
     ),
@@ -128,12 +128,12 @@ SPECS = {
         "definitions",
         fields={
             "handelser": "table:roll!",
-            "kunskap": "dict[int]",
+            "kunskap": "dict[int[0..20]]",
         },
     ),
-    "karriarhandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
-    "uppvaxthandelser": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
-    "uppvaxthandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
+    "karriarhandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int[0..20]]"}),
+    "uppvaxthandelser": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int[0..20]]"}),
+    "uppvaxthandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int[0..20]]"}),
     "beskrivningsord_kategorier": Spec("definitions"),
     "beskrivningsord_*": Spec("definitions"),
     "utrustning_*": Spec(
