@@ -503,9 +503,9 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
     if problems:
         return None, problems
     if cache is not None:
-        from chargen.cache import write_json
+        from chargen.cache import write_sealed
 
-        write_json(cache[0], {"key": cache[1], "data": data})
+        write_sealed(cache[0], cache[1], data)
     return Table(name, path, spec, data, text), []
 
 
@@ -514,7 +514,7 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
 # `chargen matinee pc` costs. The built-in tables change only with chargen itself, so
 # their checked data is kept as JSON, keyed by the file's text and by chargen's code
 # (the specs and checks live there). A user's pack is always read afresh.
-_TABLE_CACHE_VERSION = 1
+_TABLE_CACHE_VERSION = 2  # 2: sealed with a digest of the data
 
 
 def _table_cache(name: str, path: Path, pack: Tables, text: str) -> tuple[Path, str] | None:
@@ -535,15 +535,15 @@ def _table_cache(name: str, path: Path, pack: Tables, text: str) -> tuple[Path, 
 def _cached_table(
     name: str, path: Path, pack: Tables, text: str, cache: tuple[Path, str]
 ) -> Table | None:
-    """The table from its cache file when that holds data under this very key."""
-    from chargen.cache import read_json
+    """The table from its cache file when that holds data under this very key, sealed
+    with the digest of its data (an edited entry is rebuilt)."""
+    from chargen.cache import read_sealed
 
-    cached = read_json(cache[0])
+    cached = read_sealed(cache[0], cache[1])
     spec = pack.spec_for(name)
-    if not isinstance(cached, dict) or cached.get("key") != cache[1] or spec is None:
+    if not isinstance(cached, dict) or spec is None:
         return None
-    data = cached.get("data")
-    return Table(name, path, spec, data, text) if isinstance(data, dict) else None
+    return Table(name, path, spec, cached, text)
 
 
 @functools.cache

@@ -190,7 +190,7 @@ def test_a_corrupt_names_cache_is_rebuilt(tmp_path, monkeypatch, junk):
         assert names._provider_data("sv_SE") == good
     finally:
         names._provider_data.cache_clear()
-    assert json.loads(cache.read_text()) == good
+    assert json.loads(cache.read_text())["data"] == good
 
 
 def test_locales_lists_only_locales_with_person_names():
@@ -1091,3 +1091,98 @@ def test_a_table_without_the_ids_the_game_names_is_refused(tmp_path):
 
     pack = pack_with(tmp_path, "matinee", "stridsmanovrar", only_the_first)
     refused_everywhere(pack, "matinee", "stridsmanovrar.toml", "satsa")
+
+
+# -- issue 26: caches cannot be poisoned, and heal themselves ---------------------------
+
+
+def _names_cache(tmp_path):
+    names._provider_data.cache_clear()
+    names._usable.cache_clear()
+    names.picker.cache_clear()
+    good = names._provider_data("hu_HU")
+    names._provider_data.cache_clear()
+    (cache,) = (tmp_path / "chargen").glob("names*-hu_HU-*.json")
+    return cache, good
+
+
+@pytest.mark.parametrize(
+    "poison", ["inject", "empty", "nan", "fifo"], ids=["inject", "empty", "nan", "fifo"]
+)
+def test_a_names_cache_that_was_edited_is_rebuilt(tmp_path, monkeypatch, poison):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cache, good = _names_cache(tmp_path)
+    entry = json.loads(cache.read_text(encoding="utf-8"))
+    if poison == "inject":  # the key kept, one name changed
+        lists = entry["data"]
+        key = next(k for k in lists if isinstance(lists[k], list | dict))
+        if isinstance(lists[key], list):
+            lists[key] = ["INJECTED"] * len(lists[key])
+        else:
+            lists[key] = {"INJECTED": 1.0}
+        cache.write_text(json.dumps(entry), encoding="utf-8")
+    elif poison == "empty":
+        entry["data"] = {}
+        cache.write_text(json.dumps(entry), encoding="utf-8")
+    elif poison == "nan":
+        text = json.dumps(entry)
+        cache.write_text(text.replace(": 0.", ': NaN, "x": 0.', 1), encoding="utf-8")
+    else:
+        cache.unlink()
+        os.mkfifo(cache)
+    try:
+        with deadline(20):
+            assert names._provider_data("hu_HU") == good
+            result = run("savage", "npc", "-n", "30", "--seed", "2", "-f", "json")
+        assert result.exit_code == 0, result.stderr
+        assert "INJECTED" not in result.stdout
+    finally:
+        names._provider_data.cache_clear()
+        names.picker.cache_clear()
+    assert json.loads(cache.read_text(encoding="utf-8"))["data"] == good
+
+
+@pytest.mark.parametrize("junk", ["[]", '{"key": "x", "digest": "y", "data": []}'])
+def test_a_locale_index_that_was_emptied_is_rebuilt(tmp_path, monkeypatch, junk):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    names._usable.cache_clear()
+    try:
+        listed = names.locales()
+        (index,) = (tmp_path / "chargen").glob("locales*.json")
+        entry = json.loads(index.read_text(encoding="utf-8"))
+        entry["data"] = []
+        for text in (junk, json.dumps(entry)):
+            index.write_text(text, encoding="utf-8")
+            names._usable.cache_clear()
+            assert names.locales() == listed
+    finally:
+        names._usable.cache_clear()
+    result = run(
+        "karma", "pc", "--seed", "1", "--locale", "sv_SE", env={"XDG_CACHE_HOME": str(tmp_path)}
+    )
+    assert result.exit_code == 0, result.stderr
+
+
+def test_a_table_cache_entry_edited_with_its_key_kept_is_rebuilt(tmp_path, monkeypatch):
+    from chargen.procedure import generate
+    from chargen.systems import load
+    from chargen.tables import _TABLE_CACHE_VERSION
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("CHARGEN_NO_CACHE", raising=False)
+    system = load("karma")
+    before = list(generate(system, system.tables(), "pc", {}, 3, 5))
+    files = sorted((tmp_path / "chargen").glob(f"tables{_TABLE_CACHE_VERSION}-karma-*.json"))
+    assert files
+    for path in files:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        text = json.dumps(entry["data"], ensure_ascii=False)
+        text = text.replace('"name": "', '"name": "INJECTED ')
+        text = text.replace('"result": "', '"result": "INJECTED ')
+        entry["data"] = json.loads(text)
+        path.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+    after = list(generate(system, system.tables(), "pc", {}, 3, 5))
+    assert json.dumps(after, ensure_ascii=False) == json.dumps(before, ensure_ascii=False)
+    assert "INJECTED" not in json.dumps(after, ensure_ascii=False)
+    for path in files:
+        assert "INJECTED" not in path.read_text(encoding="utf-8")
