@@ -1169,12 +1169,13 @@ def _check_cycles(tables: dict[str, Table]) -> list[Problem]:
     return out
 
 
-READ_KEYS = ("name", "description", "result")  # the texts a game reads from its entries
+READ_KEYS = ("name", "result")  # the texts a game reads from every entry (a spec's "!"
+# marks the others a game needs, such as a description)
 
 
 def _check_builtin_keys(pack: Tables, tables: dict[str, Table]) -> list[Problem]:
     """A user's table in place of a built-in one gives every entry the texts that every
-    built-in entry has (a name, a description): the game's code reads them."""
+    built-in entry has (a name, a result): the game's code reads them."""
     out = []
     for name, table in tables.items():
         builtin = pack.dirs[0] / f"{name}.toml"

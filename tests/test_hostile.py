@@ -1186,3 +1186,63 @@ def test_a_table_cache_entry_edited_with_its_key_kept_is_rebuilt(tmp_path, monke
     assert "INJECTED" not in json.dumps(after, ensure_ascii=False)
     for path in files:
         assert "INJECTED" not in path.read_text(encoding="utf-8")
+
+
+# -- issue 26: the coverage check is bounded -------------------------------------------
+
+
+def test_the_coverage_check_tries_only_the_values_rows_name(tmp_path):
+    """2,500 mallar x 2,500 megakorporationer, one epitet row on both: seconds, not a
+    product of 6 million combinations."""
+    from chargen.tables import builtin_root
+
+    pack = tmp_path / "pack" / "matinee"
+    pack.mkdir(parents=True)
+    mallar = (builtin_root() / "matinee" / "mallar.toml").read_text(encoding="utf-8")
+    first = "[[entries]]" + mallar.split("[[entries]]")[1]
+    extra = "".join(
+        first.replace('id = "namnlos"', f'id = "m{n}"', 1).replace("Namnlös", f"M{n}", 1)
+        for n in range(2_500)
+    )
+    (pack / "mallar.toml").write_text(mallar + "\n" + extra, encoding="utf-8")
+    corps = (builtin_root() / "matinee" / "megakorporationer.toml").read_text(encoding="utf-8")
+    one = "[[entries]]" + corps.split("[[entries]]")[1]
+    more = "".join(
+        one.replace('id = "bauhaus"', f'id = "k{n}"', 1).replace(
+            'name = "Bauhaus"', f'name = "K{n}"'
+        )
+        for n in range(2_500)
+    )
+    (pack / "megakorporationer.toml").write_text(corps + "\n" + more, encoding="utf-8")
+    epitet = (builtin_root() / "matinee" / "epitet.toml").read_text(encoding="utf-8")
+    (pack / "epitet.toml").write_text(
+        epitet.replace(
+            'when = { template = ["razid"',
+            'when = { megakorporation = ["k7"], template = ["m3", "razid"',
+            1,
+        ),
+        encoding="utf-8",
+    )
+    from chargen import conditions
+    from chargen.systems import load
+
+    tables = load("matinee").tables([tmp_path / "pack"])
+    with deadline(60):
+        epitet_table = tables["epitet"]
+        loaded = {n: tables[n] for n in ("mallar", "megakorporationer", "arketyper", "epitet")}
+        assert conditions.uncovered(tables, epitet_table, loaded) is None
+        domains = [
+            len(conditions.domain_values(tables, f, loaded)) for f in epitet_table.compiled.facts
+        ]
+        assert min(domains) > 2_500
+
+
+def test_a_coverage_check_beyond_its_limit_is_a_problem_not_a_hang(monkeypatch):
+    from chargen import conditions
+    from chargen.systems import load
+
+    monkeypatch.setattr(conditions, "MAX_COMBINATIONS", 1)
+    tables = load("matinee").tables()
+    loaded = {n: tables[n] for n in tables.names()}
+    problems = conditions.check_pack(tables, loaded)
+    assert any("combinations" in p.text and p.line > 0 for p in problems), problems

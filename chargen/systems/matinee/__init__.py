@@ -102,7 +102,7 @@ SPECS = {
     "nivaer": Spec("definitions", fields={"niva": "int[0..100]!", "min": "int[0..1000]!"}),
     "tillgangar_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
     "rykte_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
-    "sinnesryckning": Spec("definitions", fields={"min": "int[0..1000]!"}),
+    "sinnesryckning": Spec("definitions", fields={"min": "int[0..1000]!", "description": "text!"}),
     "konsten": Spec("definitions"),
     "megakorporationer": Spec(
         "definitions",
