@@ -1246,3 +1246,22 @@ def test_a_coverage_check_beyond_its_limit_is_a_problem_not_a_hang(monkeypatch):
     loaded = {n: tables[n] for n in tables.names()}
     problems = conditions.check_pack(tables, loaded)
     assert any("combinations" in p.text and p.line > 0 for p in problems), problems
+
+
+# -- issue 26: Enter at every prompt is the same as no prompts ---------------------------
+
+
+@pytest.mark.parametrize("system", ["savage", "karma", "matinee", "lef", "spelsystemet"])
+def test_enter_at_every_prompt_makes_what_no_prompts_make(system):
+    for kind in ("npc", "pc"):
+        for seed in (7, 8, 9) if kind == "npc" else (7,):
+            plain = run(system, kind, "--seed", seed, "-f", "json")
+            asked = run(
+                system, kind, "--seed", seed, "--interactive", "-f", "json", input="\n" * 400
+            )
+            assert plain.exit_code == asked.exit_code == 0, asked.stderr[-500:]
+            made = [
+                {k: v for k, v in c.items() if k != "historik"}  # the log says who chose
+                for c in (*json.loads(plain.stdout), *json.loads(asked.stdout))
+            ]
+            assert made[0] == made[1], (system, kind, seed)
