@@ -695,6 +695,7 @@ def tables_check(directory, system_id) -> None:
     checked = 0
     for sid in systems:
         pack = load(sid).tables(overlays, known)
+        pack.thorough = True  # a trial of every entry of the user's tables
         problems += pack.check()
         checked += len(pack.names())
     if problems:

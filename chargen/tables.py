@@ -344,6 +344,24 @@ class Table:
         lines = entry_lines(self.text)
         return lines[index] if index < len(lines) else 0
 
+    def favouring(self, index: int) -> Table:
+        """This table with its entry `index` made all but certain to come up: every die
+        result gives it, or it outweighs all the other rows together (which are kept,
+        so a draw of several and a lookup by id still find them). `tables check` makes
+        a character from each entry of a user's table this way."""
+        entries = [dict(e) for e in self.entries]
+        if self.die is None:
+            for i, entry in enumerate(entries):
+                entry["weight"] = MAX_WEIGHT if i == index else 1 / MAX_WEIGHT
+        data = {**self.settings, "entries": entries}
+        if self.description:
+            data["description"] = self.description
+        favoured = Table(self.name, self.path, self.spec, data, self.text)
+        favoured.die = self.die
+        if self.die is not None:
+            favoured._by_value = dict.fromkeys(self._by_value, entries[index])
+        return favoured
+
 
 def _weighted_pick(rng, entries: list[dict]) -> dict:
     return Pool(entries).pick(rng)
@@ -408,6 +426,7 @@ class Tables:
                         self.escaping.add(folder / entry)
         self._loaded: dict[str, Table] = {}
         self._labels: Any = None
+        self.thorough = False  # `tables check`: a trial of every entry of a user's table
 
     @property
     def labels(self) -> Any:

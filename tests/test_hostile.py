@@ -1265,3 +1265,40 @@ def test_enter_at_every_prompt_makes_what_no_prompts_make(system):
                 for c in (*json.loads(plain.stdout), *json.loads(asked.stdout))
             ]
             assert made[0] == made[1], (system, kind, seed)
+
+
+# -- issue 26: `tables check` tries every entry, not a few seeds -------------------------
+
+
+def test_tables_check_makes_a_character_from_every_entry(tmp_path, monkeypatch):
+    """An epithet only a csontváz can get, without the name the game reads: the three
+    trial seeds never draw it; the check favours it (and the sablon and era it needs)."""
+    from chargen import tables as engine
+
+    monkeypatch.setattr(engine, "READ_KEYS", ())  # the static check would find it first
+
+    def unnamed(text: str) -> str:
+        head, *entries = text.split("[[entries]]")
+        at = next(i for i, e in enumerate(entries) if 'sablon = ["csontvaz"]' in e)
+        entries[at] = entries[at].replace('name = "', '# name = "', 1)
+        return "[[entries]]".join([head, *entries])
+
+    pack = pack_with(tmp_path, "savage", "jelzok", unnamed)
+    system = __import__("chargen.systems", fromlist=["load"]).load("savage")
+    assert system.tables([pack]).check() == []  # the light trial of a --tables run
+    result = run("tables", "check", pack)
+    assert_usage_error(result, "jelzok.toml:", "cannot make a savage npc", "KeyError")
+    line = result.stderr.split("jelzok.toml:", 1)[1].split(":", 1)[0]
+    assert int(line) > 0
+
+
+@pytest.mark.parametrize("system", ["karma", "lef"])
+def test_every_entry_of_a_whole_built_in_pack_passes_the_check(tmp_path, system):
+    import shutil
+
+    from chargen.tables import builtin_root
+
+    shutil.copytree(builtin_root() / system, tmp_path / "pack" / system)
+    with deadline(120):
+        result = run("tables", "check", tmp_path / "pack")
+    assert result.exit_code == 0, result.stderr
