@@ -410,6 +410,10 @@ def test_dice_that_cannot_mean_what_they_say_are_exit_2(expr):
 
 
 def _toml_value(value) -> str:
+    import datetime
+
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -445,21 +449,51 @@ def _toml(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Text that str.format would turn into Python's internals or a gigabyte of padding.
+FORMAT_PAYLOADS = ["{0}", "{x.__class__.__mro__}", "{value:>99999999}", "{", "}", "{a[0]}"]
+
+
+def _toml_types() -> list:
+    """One value of each TOML type, dates and times included."""
+    import datetime
+
+    return [
+        "text",
+        7,
+        2.5,
+        True,
+        ["x"],
+        {"x": 1},
+        datetime.datetime(1979, 5, 27, 7, 32, tzinfo=datetime.timezone.utc),
+        datetime.datetime(1979, 5, 27, 7, 32),
+        datetime.date(1979, 5, 27),
+        datetime.time(7, 32),
+    ]
+
+
 def _hostile(value) -> list:
-    """One hostile value per kind of field (two for numbers and text)."""
+    """Hostile values for a field: for its own type (format payloads for text, huge and
+    negative numbers, empty and odd lists and tables), then a value of every other
+    TOML type."""
     if isinstance(value, bool):
-        return ["ja"]
-    if isinstance(value, int):
-        return [-1_000_000, 10**12]
-    if isinstance(value, float):
-        return [float("nan"), float("inf")]
-    if isinstance(value, str):
-        return ["", "banana"]
-    if isinstance(value, list):
-        return [[], ["banana"]] if value and isinstance(value[0], str) else [[]]
-    if isinstance(value, dict):
-        return [{}, dict.fromkeys(value, "lots")]
-    return []
+        own = []
+    elif isinstance(value, int):
+        own = [-1_000_000, -1, 10**12]
+    elif isinstance(value, float):
+        own = [float("nan"), float("inf"), -1_000_000.0, 1e12]
+    elif isinstance(value, str):
+        own = ["", "banana", *FORMAT_PAYLOADS]
+    elif isinstance(value, list):
+        own = [[], ["banana"], ["{0}"]] if value and isinstance(value[0], str) else [[]]
+        if value and isinstance(value[0], int | float) and not isinstance(value[0], bool):
+            own += [[-1_000_000] * len(value), [10**12] * len(value)]
+    elif isinstance(value, dict):
+        own = [{}, dict.fromkeys(value, "lots"), dict.fromkeys(value, "{x.__class__}")]
+        own += [dict.fromkeys(value, -1_000_000), dict.fromkeys(value, 10**12)]
+    else:
+        own = []
+    others = [v for v in _toml_types() if type(v) is not type(value)]
+    return own + others
 
 
 def _mutations(system_id: str):
@@ -519,6 +553,8 @@ def _invariant_faults(value, path=()) -> list[str]:
             out.append(f"{'.'.join(path)} = {value}")
     elif isinstance(value, str) and not value.strip() and path[-1:] != ("template",):
         out.append(f"{'.'.join(path)} is empty")
+    elif isinstance(value, str) and (len(value) > 100_000 or "<class " in value):
+        out.append(f"{'.'.join(path)} = {value[:60]!r}...")
     return out
 
 
@@ -555,7 +591,27 @@ def _disagreement(system, pack: Path, case: str, known: tuple) -> list[str]:
             json.dumps(char, allow_nan=False)
             if faults and known not in KNOWN:
                 return [f"{case}: accepted, then {kind} {seed}: {faults[:3]}"]
+            try:
+                sheet = repr(system.sheet_sections(char, tables))
+            except Exception as exc:  # noqa: BLE001 - the sheet reads the pack too
+                return [f"{case}: accepted, then the {kind} {seed} sheet: {exc!r}"[:300]]
+            if len(sheet) > 5_000_000 or "<class " in sheet:
+                return [f"{case}: accepted, then the {kind} {seed} sheet: {sheet[:100]}"]
+    from chargen import output
+
+    for name in tables.names():
+        if tables.files[name].parent == pack / system.id:  # `tables show -f json` of it
+            try:
+                "".join(output.listing([tables[name]], "json", tables))
+            except Exception as exc:  # noqa: BLE001
+                return [f"{case}: accepted, then tables show -f json: {exc!r}"[:300]]
     return []
+
+
+# Mutations tried per system and run, a fixed sample of them all (each field with a
+# payload of every kind: format strings, huge and negative numbers, each TOML type);
+# CHARGEN_MUTATIONS=all tries every one (=N: a sample of N).
+MUTATIONS_PER_RUN = 120
 
 
 @pytest.mark.parametrize("system_id", ["matinee", "spelsystemet", "karma", "lef", "savage"])
@@ -577,7 +633,11 @@ def test_check_and_generation_agree_on_every_mutated_field(tmp_path, monkeypatch
 
     monkeypatch.setattr(engine, "load_table", cached)
     disagreements = []
-    for n, (name, index, key, bad, data) in enumerate(_mutations(system_id)):
+    cases = list(_mutations(system_id))
+    wanted = os.environ.get("CHARGEN_MUTATIONS", str(MUTATIONS_PER_RUN))
+    if wanted != "all":  # a fixed sample keeps the suite short
+        cases = random.Random(26).sample(cases, min(len(cases), int(wanted)))
+    for n, (name, index, key, bad, data) in enumerate(cases):
         pack = tmp_path / f"m{n}"
         (pack / system_id).mkdir(parents=True)
         path = pack / system_id / f"{name}.toml"
