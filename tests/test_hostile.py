@@ -1362,3 +1362,14 @@ def test_every_entry_of_a_whole_built_in_pack_passes_the_check(tmp_path, system)
     with deadline(120):
         result = run("tables", "check", tmp_path / "pack")
     assert result.exit_code == 0, result.stderr
+
+
+def test_o_replaces_a_hard_linked_file_as_the_readme_says(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+    (tmp_path / "other.txt").hardlink_to(target)
+    assert run("karma", "pc", "--seed", "1", "-o", target).exit_code == 0
+    assert target.read_text().strip() != "old"
+    assert (tmp_path / "other.txt").read_text() == "old"  # the other link keeps the old text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "hard link" in readme
