@@ -611,7 +611,7 @@ def _disagreement(system, pack: Path, case: str, known: tuple) -> list[str]:
 # Mutations tried per system and run, a fixed sample of them all (each field with a
 # payload of every kind: format strings, huge and negative numbers, each TOML type);
 # CHARGEN_MUTATIONS=all tries every one (=N: a sample of N).
-MUTATIONS_PER_RUN = 120
+MUTATIONS_PER_RUN = 400
 
 
 @pytest.mark.parametrize("system_id", ["matinee", "spelsystemet", "karma", "lef", "savage"])
