@@ -200,6 +200,7 @@ class System(NamedTuple):
 
 
 TRIAL_SEEDS = (1, 2, 3)  # characters of each kind `trial` makes from a user's pack
+MAX_TRIAL_ENTRIES = 1_000  # entries `trial_entries` tries (a bigger pack: spread evenly)
 
 
 def trial(system: System, tables: Tables) -> list[Problem]:
@@ -228,40 +229,47 @@ def trial_entries(system: System, tables: Tables) -> list[Problem]:
     and definitions tables, a PC and an NPC made with that entry all but certain to
     come up (`Table.favouring`), their sheets rendered. A ChargenError is not the
     entry's fault (a favoured row leaves the others rare, and a choice may then find
-    none open); a crash is, and names the entry's file and line."""
+    none open); a crash is, and names the entry's file and line. A pack of more than
+    MAX_TRIAL_ENTRIES entries has that many tried, spread evenly over it."""
     from chargen.errors import TableError
 
     user = sorted(n for n, p in tables.files.items() if p.parent != tables.dirs[0])
     originals = {n: tables[n] for n in tables.names()}  # loaded whole, put back at the end
-    for name in user:
-        table = originals[name]
-        if table.kind not in ("roll", "definitions"):
-            continue
-        try:
-            for index in range(len(table.entries)):
-                favoured = _favouring(tables, table, index)
-                tables._loaded.update(favoured)
-                for kind in ("pc", "npc"):
-                    try:
-                        for char in generate(system, tables, kind, {}, 1, TRIAL_SEEDS[0]):
-                            system.sheet_sections(char, tables)
-                    except TableError as exc:
-                        return exc.problems
-                    except ChargenError:
-                        continue
-                    except Exception as exc:  # noqa: BLE001 - a pack must not crash generation
-                        why = f"{type(exc).__name__}: {exc}"[:300]
-                        return [
-                            Problem(
-                                str(table.path),
-                                table.entry_line(index),
-                                f"entry {index + 1} cannot make a {tables.system} {kind}: {why}",
-                            )
-                        ]
-                for other in favoured:
-                    tables._loaded[other] = originals[other]
-        finally:
-            tables._loaded.update(originals)
+    tried = [
+        (name, index)
+        for name in user
+        if originals[name].kind in ("roll", "definitions")
+        for index in range(len(originals[name].entries))
+    ]
+    if len(tried) > MAX_TRIAL_ENTRIES:  # a huge pack: a fixed, even spread of its entries
+        step = -(-len(tried) // MAX_TRIAL_ENTRIES)
+        tried = tried[::step]
+    try:
+        for name, index in tried:
+            table = originals[name]
+            favoured = _favouring(tables, table, index)
+            tables._loaded.update(favoured)
+            for kind in ("pc", "npc"):
+                try:
+                    for char in generate(system, tables, kind, {}, 1, TRIAL_SEEDS[0]):
+                        system.sheet_sections(char, tables)
+                except TableError as exc:
+                    return exc.problems
+                except ChargenError:
+                    continue
+                except Exception as exc:  # noqa: BLE001 - a pack must not crash generation
+                    why = f"{type(exc).__name__}: {exc}"[:300]
+                    return [
+                        Problem(
+                            str(table.path),
+                            table.entry_line(index),
+                            f"entry {index + 1} cannot make a {tables.system} {kind}: {why}",
+                        )
+                    ]
+            for other in favoured:
+                tables._loaded[other] = originals[other]
+    finally:
+        tables._loaded.update(originals)
     return []
 
 
