@@ -1373,3 +1373,27 @@ def test_o_replaces_a_hard_linked_file_as_the_readme_says(tmp_path):
     assert (tmp_path / "other.txt").read_text() == "old"  # the other link keeps the old text
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "hard link" in readme
+
+
+def test_the_trial_of_every_entry_is_bounded(tmp_path, monkeypatch):
+    import shutil
+
+    from chargen import procedure
+    from chargen.systems import load
+    from chargen.tables import builtin_root
+
+    shutil.copytree(builtin_root() / "karma", tmp_path / "pack" / "karma")
+    made = []
+    generate = procedure.generate
+
+    def counted(*args, **kwargs):
+        made.append(args[2])
+        return generate(*args, **kwargs)
+
+    monkeypatch.setattr(procedure, "generate", counted)
+    monkeypatch.setattr(procedure, "MAX_TRIAL_ENTRIES", 7)
+    tables = load("karma").tables([tmp_path / "pack"])
+    tables.thorough = True
+    assert tables.check() == []
+    light = 2 * len(procedure.TRIAL_SEEDS)
+    assert light < len(made) <= light + 2 * 7
