@@ -96,15 +96,15 @@ SPECS = {
     "skabeloner": Spec(
         "definitions",
         fields={
-            "evner": "dict[dice[0..100]]!",
-            "ovrige": "dice[0..100]!",
+            "evner": "dict[dice]!",  # aces and past the range: the code keeps evner within
+            "ovrige": "dice!",
             "tilstande": "dict[int[0..100]]!",
             "blodarv": "list[id:blodarv]+",
             "vaesen": "bool",
             "fokus": "list[id:tilstande]",
             "ekspertiser": "list[id:ekspertiser]",
             "grej": "list[id:grej]",
-            "penge": "dice[0..10000]",
+            "penge": "dice",
             "kendetegn": "list[str]",
         },
     ),
