@@ -973,6 +973,7 @@ def tables_check(directory, system_id) -> None:
     checked = 0
     for sid in systems:
         pack = load(sid).tables(overlays, known)
+        pack.thorough = True  # a trial of every entry of the user's tables
         problems += pack.check()
         checked += len(pack.names())
     if problems:
@@ -1290,8 +1291,32 @@ def main(argv: list[str] | None = None) -> None:
     except (PipeClosed, BrokenPipeError):
         _quiet_stdout()
         sys.exit(0)
+    except SystemExit as exc:
+        # click answers a closed pipe under --help or --version with exit 1 and puts
+        # its PacifyFlushWrapper in place of stdout: a closed pipe is exit 0 here
+        if exc.code == 1 and type(sys.stdout).__name__.endswith("PacifyFlushWrapper"):
+            _quiet_stdout()
+            sys.exit(0)
+        raise
     except KeyboardInterrupt:
         sys.exit(130)
+    except UnicodeEncodeError as exc:  # the output's encoding, not a bug of chargen
+        if _debug["on"]:
+            raise
+        _quiet_stdout()
+        click.echo(
+            f"chargen: error: the output encoding ({exc.encoding}) cannot hold the text "
+            f"({exc.object[exc.start : exc.end]!a}): use a UTF-8 locale or set "
+            "PYTHONIOENCODING=utf-8",
+            err=True,
+        )
+        sys.exit(2)
+    except OSError as exc:  # the machine's fault (a full disk, a lost device), not a bug
+        if _debug["on"]:
+            raise
+        where = f" ({exc.filename})" if exc.filename else ""
+        click.echo(f"chargen: error: {exc.strerror or exc}{where}", err=True)
+        sys.exit(2)
     except Exception as exc:  # a bug: say so briefly, exit 1
         if _debug["on"]:
             raise

@@ -21,6 +21,7 @@ yet set matches nothing (``when`` fails, ``unless`` does not fire).
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from itertools import product
@@ -372,7 +373,18 @@ def check_pack(pack, tables: dict) -> list[Problem]:
                         )
                     )
         if len(out) == before:
-            gap = uncovered(pack, table, tables)
+            try:
+                gap = uncovered(pack, table, tables)
+            except TooManyCombinations as exc:
+                out.append(
+                    Problem(
+                        where,
+                        table.entry_line(0),
+                        f"its rows condition on facts with {exc.args[0]:,} combinations to "
+                        f"check: at most {MAX_COMBINATIONS:,} (condition on fewer values)",
+                    )
+                )
+                continue
             if gap is not None:
                 index = next(i for i, r in enumerate(compiled.rules) if r is not None and r.facts)
                 combo = ", ".join(f"{k}={v}" for k, v in gap.items())
@@ -407,6 +419,13 @@ def uncovered(pack, table, tables: dict) -> dict | None:
             domain = tuple(sorted(named, key=str)) + (MISSING,)
         domains.append(domain)
     entry_rules = _domain_rules(pack, facts, tables)
+    domains = [
+        _classes(fact, domain, compiled.rules, entry_rules, facts)
+        for fact, domain in zip(facts, domains, strict=True)
+    ]
+    combinations = math.prod(len(d) for d in domains)
+    if combinations > MAX_COMBINATIONS:
+        raise TooManyCombinations(combinations)
     for combo in product(*domains):
         assigned = dict(zip(facts, combo, strict=True))
         assigned = {k: v for k, v in assigned.items() if v is not MISSING}
@@ -417,6 +436,42 @@ def uncovered(pack, table, tables: dict) -> dict | None:
                 k: ("(other)" if v is MISSING else v) for k, v in zip(facts, combo, strict=True)
             }
     return None
+
+
+MAX_COMBINATIONS = 100_000  # fact combinations one table's coverage check may try
+
+
+class TooManyCombinations(Exception):
+    """The coverage check of a table would try more than MAX_COMBINATIONS."""
+
+
+def _classes(fact: str, domain: tuple, rules, entry_rules: dict, facts: tuple) -> tuple:
+    """The values of `fact` that the coverage check must try: every value some rule
+    names, and one value of each kind the rules treat alike (the values no rule
+    names, told apart only by their own domain entry's conditions). The rows of a
+    table over 4,000 mallar then cost a few values, not a product of 4,000s."""
+    named = set()
+    for rule in list(rules) + [r for values in entry_rules.values() for r in values.values()]:
+        if rule is not None:
+            for key, values in rule.when + rule.unless:
+                if key == fact:
+                    named |= values
+    own = entry_rules.get(fact, {})
+    kept, kinds = [], set()
+    for value in domain:
+        if value in named or value is MISSING:
+            kept.append(value)
+            continue
+        rule = own.get(value)
+        kind = (
+            None
+            if rule is None
+            else tuple((k, v) for k, v in rule.when + rule.unless if k in facts)
+        )
+        if kind not in kinds:
+            kinds.add(kind)
+            kept.append(value)
+    return tuple(kept)
 
 
 def _domain_rules(pack, facts, tables: dict) -> dict[str, dict[Any, Rule]]:

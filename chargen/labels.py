@@ -64,6 +64,63 @@ NAME_KEYS = ("name", "namn", "navn", "nev")
 _DICE = re.compile(r"(?<![A-Za-z])(\d*)[dDTk](\d+|%)(?![A-Za-z])")
 MINUS = "−"
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+FILLED = ("labels", "words", "prompts")  # the sections whose texts have placeholders
+MAX_TEXT = 10_000  # characters in one label
+
+
+def substitute(template: str, **words: Any) -> str:
+    """Pack text with its placeholders filled: chargen's own substitution, never
+    `str.format`, so a pack's text cannot reach Python objects or pad a line to a
+    gigabyte. `{word}` becomes the text of `words[word]` for a word given; `{{` and
+    `}}` are braces; anything else between braces (an unknown word, `{0}`, `{a.b}`,
+    `{x:>99}`) stays as written (and `tables check` refuses it)."""
+    if "{" not in template and "}" not in template:
+        return template
+
+    def one(match: re.Match) -> str:
+        whole = match.group(0)
+        if whole in ("{{", "}}"):
+            return whole[0]
+        name = match.group(1)
+        return str(words[name]) if name in words else whole
+
+    return _FIELD.sub(one, template)
+
+
+def placeholders(text: str) -> set[str]:
+    """The placeholder words of a text (`{{` and `}}` are braces, not placeholders)."""
+    return {m.group(1) for m in _FIELD.finditer(text) if m.group(1) is not None}
+
+
+def text_faults(text: str, allowed: set[str] | None = None) -> list[str]:
+    """What is wrong with the placeholders of one label (empty when all is well): each is
+    a word (an ASCII slug) and, when `allowed` is given, one of those words."""
+    out = []
+    rest = _FIELD.sub("", text)
+    if "{" in rest or "}" in rest:
+        out.append(f"unbalanced brace in {text[:60]!r} (write {{{{ and }}}} for a literal brace)")
+    for word in sorted(placeholders(text)):
+        if not _SLUG.match(word):
+            out.append(
+                f"placeholder {{{word[:40]}}} is not a word: a placeholder is a plain name "
+                "such as {what}, with no attribute, index or format"
+            )
+        elif allowed is not None and word not in allowed:
+            known = ", ".join(f"{{{w}}}" for w in sorted(allowed)) or "none"
+            out.append(f"unknown placeholder {{{word}}} (this text may use: {known})")
+    return out
+
+
+def documented(data: dict) -> dict[tuple[str, str], set[str]]:
+    """(section, key) -> the placeholders the built-in labels file's text uses there:
+    what a user's text for that key may use."""
+    out = {}
+    for section in FILLED:
+        for key, text in (data.get(section) or {}).items():
+            if isinstance(text, str):
+                out[(section, key)] = placeholders(text)
+    return out
 
 
 class Labels:
@@ -123,10 +180,15 @@ class Labels:
         if template is None:
             self.missing.add(f"prompts.{key}")
             template = key + " {what}"
-        try:
-            return template.format(**fill)
-        except (KeyError, IndexError, ValueError):
-            return template
+        return substitute(template, **fill)
+
+    def fill(self, key: str, **words: Any) -> str:
+        """The label of `key` with its placeholders filled (`substitute`)."""
+        return substitute(self.label(key), **words)
+
+    def fill_word(self, key: str, **words: Any) -> str:
+        """The engine word `key` with its placeholders filled (`substitute`)."""
+        return substitute(self.word(key), **words)
 
     def decimal(self, number: float | int | str) -> str:
         """A number as the game's language writes it: its decimal mark from `[words]
@@ -137,7 +199,7 @@ class Labels:
         """A share in percent with one decimal, as `[words] percent` lays it out
         ("{value} %" unless the file says otherwise)."""
         layout = self.words.get("percent", "{value} %")
-        return layout.replace("{value}", self.decimal(f"{number:.1f}"))
+        return substitute(layout, value=self.decimal(f"{number:.1f}"))
 
     def plural(self, n: int, word: str) -> str:
         forms = self.plurals.get(word)
@@ -261,8 +323,13 @@ def signed(value: int | float) -> str:
     return "0"
 
 
-def check(data: dict) -> list[tuple[str, str]]:
-    """Faults of a labels file: (key, message) pairs, the key for the line lookup."""
+def check(
+    data: dict, known: dict[tuple[str, str], set[str]] | None = None
+) -> list[tuple[str, str]]:
+    """Faults of a labels file: (key, message) pairs, the key for the line lookup
+    ("section.key" for a key inside a section).
+    `known` (`documented` of the built-in file) limits each text's placeholders to
+    the ones its key documents; without it any word placeholder is accepted."""
     out: list[tuple[str, str]] = []
     for key, value in data.items():
         if key in ("description", "source"):
@@ -285,7 +352,20 @@ def check(data: dict) -> list[tuple[str, str]]:
                 else:
                     ok = isinstance(text, str)
                 if not ok:
-                    out.append((sub, f"[{key}] {sub} must be text, not {text!r}"))
+                    out.append(
+                        (f"{key}.{sub}", f"[{key}] {sub} must be text, not {repr(text)[:60]}")
+                    )
+                    continue
+                for one in [text] if isinstance(text, str) else text:
+                    if len(one) > MAX_TEXT:
+                        out.append(
+                            (f"{key}.{sub}", f"[{key}] {sub} is over {MAX_TEXT:,} characters")
+                        )
+                if key in FILLED:
+                    allowed = None if known is None else known.get((key, sub), set())
+                    out += [
+                        (f"{key}.{sub}", f"[{key}] {sub}: {m}") for m in text_faults(text, allowed)
+                    ]
     for section, required in (("words", WORDS), ("prompts", PROMPTS)):
         given = data.get(section, {})
         if isinstance(given, dict):

@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 
-from chargen.cache import cache_dir, read_json, write_json
+from chargen.cache import cache_dir, read_sealed, write_sealed
 from chargen.errors import ChargenError
 
 # Latin letters for Cyrillic names (a plain scholarly-style romanisation).
@@ -213,11 +213,15 @@ def _usable() -> dict[str, None]:
         ).encode()
     )
     cache = cache_dir() / f"locales{_CACHE_VERSION}-{key:08x}.json"
-    listed = read_json(cache)
-    if isinstance(listed, list) and all(isinstance(n, str) and n in folders for n in listed):
+    listed = read_sealed(cache, f"{key:08x}")
+    if (
+        isinstance(listed, list)
+        and listed
+        and all(isinstance(n, str) and n in folders for n in listed)
+    ):
         return dict.fromkeys(listed)
     listed = [n for n in folders if _has_names(n)]
-    write_json(cache, listed)
+    write_sealed(cache, f"{key:08x}", listed)
     return dict.fromkeys(listed)
 
 
@@ -236,7 +240,7 @@ _NAME_KEYS = (
     "last_romanized_names",
     "unisex_last_names",
 )
-_CACHE_VERSION = 3  # bump when what is cached changes (3: read without eval, checked on load)
+_CACHE_VERSION = 4  # bump when what is cached changes (4: sealed with a digest)
 MAX_LOCALE_SHOWN = 40  # characters of an unknown locale repeated in a message
 
 
@@ -249,7 +253,10 @@ def _cached_ok(data) -> bool:
             return False
         if isinstance(value, dict):
             if not all(
-                isinstance(k, str) and isinstance(w, int | float) and not isinstance(w, bool)
+                isinstance(k, str)
+                and isinstance(w, int | float)
+                and not isinstance(w, bool)
+                and 0 < w < float("inf")
                 for k, w in value.items()
             ):
                 return False
@@ -278,14 +285,15 @@ def _provider_data(locale: str) -> dict:
     if path is None:
         raise unknown_locale(locale)
     stat = path.stat()
+    key = f"{locale}-{stat.st_size}-{stat.st_mtime_ns}"
     cache = cache_dir() / f"names{_CACHE_VERSION}-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
-    cached = read_json(cache)
-    if _cached_ok(cached):
+    cached = read_sealed(cache, key)
+    if cached and _cached_ok(cached):
         return cached
     data = {k: v for k, v in _read_provider(locale, path).items() if k.startswith(_NAME_KEYS)}
     data = {k: dict(v) if isinstance(v, dict) else list(v) for k, v in data.items()}
     data = {k: v for k, v in data.items() if _cached_ok({k: v})}
-    write_json(cache, data)
+    write_sealed(cache, key, data)
     return data
 
 

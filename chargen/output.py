@@ -167,6 +167,7 @@ def legend(
     headers spelled out (`[words] legend`, "Förkortningar: {items}."), and the short
     forms the cells of a shown column use (its `legend` keys), and the columns left out
     to fit the width (`[words] dropped`), which the JSON still holds."""
+    from chargen.labels import substitute
     from chargen.render import NBSP, wrap  # NBSP: "Sta = Stark" stays on one line
 
     keep, heads, _widths = chosen
@@ -186,11 +187,11 @@ def legend(
                 if labels.short(k)
             ]
     if template and shortened:
-        lines += wrap(template.format(items=", ".join(shortened)), width, "  ")
+        lines += wrap(substitute(template, items=", ".join(shortened)), width, "  ")
     template = labels.words.get("dropped")
     left_out = [forms[i][0] for i in sorted(filled) if i not in keep]
     if template and left_out:
-        lines += wrap(template.format(items=", ".join(left_out)), width, "  ")
+        lines += wrap(substitute(template, items=", ".join(left_out)), width, "  ")
     if lines:
         yield "\n" + "\n".join(lines) + "\n"
 
@@ -777,6 +778,10 @@ def new_folder(path: str):
     import tempfile
 
     target = Path(path)
+    if target.is_symlink():  # as `>` follows a symlink: its folder, when there is one
+        if not target.is_dir():
+            raise ChargenError(f"cannot write the folder {path}: it is a symlink to no folder")
+        target = Path(os.path.realpath(target))
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise ChargenError(f"cannot write {path}: folder {parent} does not exist")
@@ -785,20 +790,32 @@ def new_folder(path: str):
             f"cannot write the folder {path}: it exists (name a new or empty folder)"
         )
     try:
-        tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp"))
+        tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{target.name[:40]}.", suffix=".tmp"))
     except OSError as exc:
         raise ChargenError(f"cannot write {path}: {exc.strerror}") from None
+    previous = _trap_signals()  # SIGTERM, SIGHUP: the temporary folder is removed too
     try:
-        yield tmp
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o777 & ~umask)
-        if target.is_dir():
-            target.rmdir()
-        os.replace(tmp, target)
+        try:
+            yield tmp
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o777 & ~umask)
+        except OSError as exc:  # a full disk, a quota: the outside's fault, exit 2
+            raise ChargenError(f"cannot write {path}: {exc.strerror or exc}") from None
+        try:
+            if target.is_dir():
+                target.rmdir()
+            os.replace(tmp, target)
+        except OSError:  # another writer made it meanwhile (or filled it)
+            raise ChargenError(
+                f"cannot write the folder {path}: it was made meanwhile by someone else "
+                "(name a new or empty folder)"
+            ) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        _restore_signals(previous)
 
 
 def export(fmt, system, tables, items: Iterable[dict], count: int, values: dict, path) -> None:
@@ -822,3 +839,8 @@ def write_bytes(data: bytes, out) -> None:
         buffer.flush()
     except BrokenPipeError:
         raise PipeClosed() from None
+    except OSError as exc:  # a full disk behind -o or `>`
+        where = "standard output" if out is sys.stdout else getattr(out, "chargen_name", "output")
+        raise OutputError(
+            f"cannot write {where}: {exc.strerror or exc}", out is sys.stdout
+        ) from None

@@ -142,7 +142,7 @@ def document(system, tables, items: Iterable[dict], count: int, step=None) -> di
             )
             target = cards if char.get("kind") == "npc" and step is None else sheets
             target.append(_doc(system, tables, char, sections))
-    first_name = items[0].get("name") if items else ""
+    first_name = (items[0].get("name") if items else "") or system.name  # a step: no name
     return {
         "title": first_name if len(items) == 1 else f"{system.name}: {len(items)}",
         "lang": system.language,

@@ -170,10 +170,12 @@ class System(NamedTuple):
         """The system's pack: built-in tables, then each overlay folder that has some
         (`known`: the ids of every system installed, for the layout check of a pack)."""
         dirs = [self.tables_root or builtin_root() / self.id]
+        roots = {}  # each overlay folder's pack: what its symlinks may lead to
         for root in overlays or []:
             folder = pack_dir(root, self.id, known)
             if folder is not None:
                 dirs.append(folder)
+                roots[folder] = root
         specs = {PRINT_TABLE: PRINT_SPEC, **self.specs}
         specs.setdefault(self.labels_table, Spec("labels"))  # every game has its words
         return Tables(
@@ -185,6 +187,7 @@ class System(NamedTuple):
             facts=self.facts,
             pronouns=self.pronoun_set(),
             placeholders=self.placeholders,
+            roots=roots,
         )
 
     def _check_pack(self, tables: Tables) -> list[Problem]:
@@ -193,10 +196,14 @@ class System(NamedTuple):
         problems = self.check(tables) if self.check is not None else []
         if problems or len(tables.dirs) < 2:
             return problems
-        return trial(self, tables)
+        problems = trial(self, tables)
+        if not problems and tables.thorough:
+            problems = trial_entries(self, tables)
+        return problems
 
 
 TRIAL_SEEDS = (1, 2, 3)  # characters of each kind `trial` makes from a user's pack
+MAX_TRIAL_ENTRIES = 1_000  # entries `trial_entries` tries (a bigger pack: spread evenly)
 
 
 def trial(system: System, tables: Tables) -> list[Problem]:
@@ -207,8 +214,8 @@ def trial(system: System, tables: Tables) -> list[Problem]:
     for kind in ("pc", "npc"):
         for seed in TRIAL_SEEDS:
             try:
-                for _ in generate(system, tables, kind, {}, 1, seed):
-                    pass
+                for char in generate(system, tables, kind, {}, 1, seed):
+                    system.sheet_sections(char, tables)  # the sheet reads the pack too
             except TableError as exc:
                 return exc.problems
             except ChoiceError:
@@ -218,6 +225,77 @@ def trial(system: System, tables: Tables) -> list[Problem]:
             except Exception as exc:  # noqa: BLE001 - a pack must not crash generation
                 return [_pack_fault(tables, kind, seed, f"{type(exc).__name__}: {exc}")]
     return []
+
+
+def trial_entries(system: System, tables: Tables) -> list[Problem]:
+    """`tables check`'s trial of every entry: for each entry of each of the user's roll
+    and definitions tables, a PC and an NPC made with that entry all but certain to
+    come up (`Table.favouring`), their sheets rendered. A ChargenError is not the
+    entry's fault (a favoured row leaves the others rare, and a choice may then find
+    none open); a crash is, and names the entry's file and line. A pack of more than
+    MAX_TRIAL_ENTRIES entries has that many tried, spread evenly over it."""
+    from chargen.errors import TableError
+
+    user = sorted(n for n, p in tables.files.items() if p.parent != tables.dirs[0])
+    originals = {n: tables[n] for n in tables.names()}  # loaded whole, put back at the end
+    tried = [
+        (name, index)
+        for name in user
+        if originals[name].kind in ("roll", "definitions")
+        for index in range(len(originals[name].entries))
+    ]
+    if len(tried) > MAX_TRIAL_ENTRIES:  # a huge pack: a fixed, even spread of its entries
+        step = -(-len(tried) // MAX_TRIAL_ENTRIES)
+        tried = tried[::step]
+    try:
+        for name, index in tried:
+            table = originals[name]
+            favoured = _favouring(tables, table, index)
+            tables._loaded.update(favoured)
+            for kind in ("pc", "npc"):
+                try:
+                    for char in generate(system, tables, kind, {}, 1, TRIAL_SEEDS[0]):
+                        system.sheet_sections(char, tables)
+                except TableError as exc:
+                    return exc.problems
+                except ChargenError:
+                    continue
+                except Exception as exc:  # noqa: BLE001 - a pack must not crash generation
+                    why = f"{type(exc).__name__}: {exc}"[:300]
+                    return [
+                        Problem(
+                            str(table.path),
+                            table.entry_line(index),
+                            f"entry {index + 1} cannot make a {tables.system} {kind}: {why}",
+                        )
+                    ]
+            for other in favoured:
+                tables._loaded[other] = originals[other]
+    finally:
+        tables._loaded.update(originals)
+    return []
+
+
+def _favouring(tables: Tables, table, index: int) -> dict:
+    """Table name -> its favouring version: the table favouring entry `index`, and for
+    each fact the entry's `when` names whose values are a table's ids (a sablon), that
+    table favouring a value the entry is open to, and so on for that value's own
+    `when` (the era a sablon belongs to)."""
+    out = {table.name: table.favouring(index)}
+    work = [(table, index)]
+    while work:
+        source, at = work.pop()
+        rule = source.compiled.rules[at]
+        for fact, values in rule.when if rule is not None else ():
+            domain = (tables.facts or {}).get(fact)
+            if not isinstance(domain, str) or domain not in tables or domain in out:
+                continue
+            other = tables[domain]
+            match = next((i for i, e in enumerate(other.entries) if e.get("id") in values), None)
+            if match is not None:
+                out[domain] = other.favouring(match)
+                work.append((other, match))
+    return out
 
 
 def _pack_fault(tables: Tables, kind: str, seed: int, why: str) -> Problem:

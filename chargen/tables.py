@@ -22,7 +22,7 @@ import math
 import operator
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -33,7 +33,7 @@ from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableE
 from chargen.labels import Labels
 from chargen.labels import check as check_labels
 from chargen.slugs import normalize
-from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text
+from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text, section_line
 
 KINDS = ("roll", "definitions", "settings", "labels")
 # Keys any entry may carry; anything else must be declared by the table's Spec.
@@ -75,12 +75,15 @@ class Spec(NamedTuple):
     key required.
 
     `order` (settings): pairs of keys (low, high) whose values must not decrease.
+    `ids` (definitions): the ids the game's code names, which every version of the
+    table must have.
     """
 
     kind: str
     fields: dict[str, str] = {}  # (shared by default: never changed)
     description: str = ""
     order: tuple[tuple[str, str], ...] = ()
+    ids: tuple[str, ...] = ()
 
 
 # Authored name tables (chargen.names.TablePicker reads them): a system registers the
@@ -144,6 +147,8 @@ def pack_problems(root: Path, known: Iterable[str]) -> list[Problem]:
             out.append(Problem(str(path), 0, f"a system folder is named in lower case: {system}"))
         elif not path.is_dir():
             out.append(Problem(str(path), 0, f"{name} must be a folder of {name}'s *.toml tables"))
+        elif outside(path, root):
+            out.append(Problem(str(path), 0, _outside_message(path)))
         else:
             found = True
     if out or found or root.name in known or _loose_tables(root):
@@ -161,6 +166,21 @@ def pack_problems(root: Path, known: Iterable[str]) -> list[Problem]:
             f"(SYSTEM one of {systems}){hint}",
         )
     ]
+
+
+def outside(path: Path, root: Path) -> bool:
+    """Whether `path` (a symlink, or under one) leads outside the folder `root`: a pack
+    is shared between strangers, so its files stay inside it."""
+    base = os.path.realpath(root)
+    real = os.path.realpath(path)
+    return real != base and not real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def _outside_message(path: Path) -> str:
+    return (
+        f"a symlink leading outside the pack (to {os.path.realpath(path)}): "
+        "a pack's files and folders must lie inside it"
+    )
 
 
 def _loose_tables(root: Path) -> bool:
@@ -324,6 +344,24 @@ class Table:
         lines = entry_lines(self.text)
         return lines[index] if index < len(lines) else 0
 
+    def favouring(self, index: int) -> Table:
+        """This table with its entry `index` made all but certain to come up: every die
+        result gives it, or it outweighs all the other rows together (which are kept,
+        so a draw of several and a lookup by id still find them). `tables check` makes
+        a character from each entry of a user's table this way."""
+        entries = [dict(e) for e in self.entries]
+        if self.die is None:
+            for i, entry in enumerate(entries):
+                entry["weight"] = MAX_WEIGHT if i == index else 1 / MAX_WEIGHT
+        data = {**self.settings, "entries": entries}
+        if self.description:
+            data["description"] = self.description
+        favoured = Table(self.name, self.path, self.spec, data, self.text)
+        favoured.die = self.die
+        if self.die is not None:
+            favoured._by_value = dict.fromkeys(self._by_value, entries[index])
+        return favoured
+
 
 def _weighted_pick(rng, entries: list[dict]) -> dict:
     return Pool(entries).pick(rng)
@@ -365,6 +403,7 @@ class Tables:
         facts: dict[str, Any] | None = None,
         pronouns: dict[str, tuple[str, str]] | None = None,
         placeholders: tuple[str, ...] = (),
+        roots: dict[Path, Path] | None = None,
     ) -> None:
         self.system, self.specs, self.effect_keys = system, specs, frozenset(effect_keys)
         # the system's facts and their domains (None: the linter knows no facts)
@@ -372,7 +411,8 @@ class Tables:
         self.consistency = consistency  # the system's own checks across fields and files
         self.dirs = dirs
         self.files: dict[str, Path] = {}
-        for folder in dirs:
+        self.escaping: set[Path] = set()  # a user's files that lead outside their folder
+        for number, folder in enumerate(dirs):
             try:
                 listing = sorted(os.listdir(folder))
             except OSError as exc:
@@ -381,8 +421,12 @@ class Tables:
             for entry in listing:
                 if entry.endswith(".toml"):
                     self.files[entry[:-5]] = folder / entry
+                    pack_root = (roots or {}).get(folder, folder)
+                    if number and outside(folder / entry, pack_root):  # the built-in: trusted
+                        self.escaping.add(folder / entry)
         self._loaded: dict[str, Table] = {}
         self._labels: Any = None
+        self.thorough = False  # `tables check`: a trial of every entry of a user's table
 
     @property
     def labels(self) -> Any:
@@ -436,6 +480,7 @@ class Tables:
         problems += conditions.check_pack(self, tables)
         problems += _check_name_tables(tables)
         problems += _check_required_tables(self)
+        problems += _check_builtin_keys(self, tables)
         if not problems and self.consistency is not None:
             problems += self.consistency(self)
         return problems
@@ -444,6 +489,8 @@ class Tables:
 def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[Problem]]:
     """Read and validate one file; return the table (None if unusable) and its faults."""
     where = str(path)
+    if path in pack.escaping:
+        return None, [Problem(where, 0, _outside_message(path))]
     text, fault = read_text(path)
     if fault:
         return None, [Problem(where, 0, fault)]
@@ -468,15 +515,16 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
         return None, [
             Problem(where, 0, f"'{name}' matches no known {pack.system} table (known: {known})")
         ]
-    problems = _check_shape(data, spec, pack.effect_keys, where, text)
+    known = _documented_labels(name, path, pack) if spec.kind == "labels" else None
+    problems = _check_shape(data, spec, pack.effect_keys, where, text, known)
     if not problems:
         problems = _check_conditions(data, spec, pack, where, text)
     if problems:
         return None, problems
     if cache is not None:
-        from chargen.cache import write_json
+        from chargen.cache import write_sealed
 
-        write_json(cache[0], {"key": cache[1], "data": data})
+        write_sealed(cache[0], cache[1], data)
     return Table(name, path, spec, data, text), []
 
 
@@ -485,7 +533,7 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
 # `chargen matinee pc` costs. The built-in tables change only with chargen itself, so
 # their checked data is kept as JSON, keyed by the file's text and by chargen's code
 # (the specs and checks live there). A user's pack is always read afresh.
-_TABLE_CACHE_VERSION = 1
+_TABLE_CACHE_VERSION = 2  # 2: sealed with a digest of the data
 
 
 def _table_cache(name: str, path: Path, pack: Tables, text: str) -> tuple[Path, str] | None:
@@ -506,15 +554,15 @@ def _table_cache(name: str, path: Path, pack: Tables, text: str) -> tuple[Path, 
 def _cached_table(
     name: str, path: Path, pack: Tables, text: str, cache: tuple[Path, str]
 ) -> Table | None:
-    """The table from its cache file when that holds data under this very key."""
-    from chargen.cache import read_json
+    """The table from its cache file when that holds data under this very key, sealed
+    with the digest of its data (an edited entry is rebuilt)."""
+    from chargen.cache import read_sealed
 
-    cached = read_json(cache[0])
+    cached = read_sealed(cache[0], cache[1])
     spec = pack.spec_for(name)
-    if not isinstance(cached, dict) or cached.get("key") != cache[1] or spec is None:
+    if not isinstance(cached, dict) or spec is None:
         return None
-    data = cached.get("data")
-    return Table(name, path, spec, data, text) if isinstance(data, dict) else None
+    return Table(name, path, spec, cached, text)
 
 
 @functools.cache
@@ -555,8 +603,28 @@ def _depth(data: Any) -> int:
     return deepest
 
 
+def _documented_labels(name: str, path: Path, pack: Tables) -> dict | None:
+    """The placeholders each text of the built-in labels file uses (what a user's labels
+    file may use for the same key), or None for the built-in file itself."""
+    from chargen.labels import documented
+
+    builtin = pack.dirs[0] / f"{name}.toml"
+    if path == builtin:
+        return None
+    text, fault = read_text(builtin)
+    try:
+        return documented(tomlfile.loads(text)) if not fault else {}
+    except tomlfile.TOMLError:
+        return {}
+
+
 def _check_shape(
-    data: dict, spec: Spec, effect_keys: frozenset[str], where: str, text: str
+    data: dict,
+    spec: Spec,
+    effect_keys: frozenset[str],
+    where: str,
+    text: str,
+    known: dict | None = None,
 ) -> list[Problem]:
     out: list[Problem] = []
 
@@ -573,9 +641,18 @@ def _check_shape(
             line = lines[index] if index < len(lines) else 0
         out.append(Problem(where, line, msg))
 
+    for key, index in _dates(data):  # no field takes one, and JSON cannot hold one
+        fault(f"'{key}' is a date or time: no table field takes one", key, index)
+    for key in ("description", "source"):
+        if key in data and _type_error(data[key], "str"):
+            fault(f"'{key}' must be {_noun('str')}, not {_shown(data[key])}", key)
+    if out:
+        return out
     if spec.kind == "labels":
-        for key, message in check_labels(data):
-            fault(message, key)
+        for key, message in check_labels(data, known):
+            section, _, sub = key.partition(".")
+            line = section_line(text, section, sub) if sub else key_line(text, key)
+            out.append(Problem(where, line or key_line(text, section), message))
         return out
 
     if spec.kind == "settings":
@@ -658,6 +735,12 @@ def _check_shape(
             elif key == "roll":
                 if spec.kind != "roll":
                     fault("'roll' belongs to roll tables only", key, i)
+                elif isinstance(value, bool) or not isinstance(value, int | str):
+                    fault(
+                        f'roll must be a number or a range such as "11-13", not {_shown(value)}',
+                        key,
+                        i,
+                    )
             elif key == "weight":
                 if (
                     isinstance(value, bool)
@@ -696,11 +779,14 @@ def _check_shape(
                 fault(f"entry {i + 1} lacks 'result'", None, i)
             if "id" in entry:
                 entry_id = entry["id"]
-                if entry_id in ids:
+                if not isinstance(entry_id, str) or not SLUG.match(entry_id):
+                    fault(f"'id' must be an ASCII slug, not {_shown(entry_id)}", "id", i)
+                elif entry_id in ids:
                     fault(
                         f"duplicate id '{entry_id}' (first at entry {ids[entry_id] + 1})", "id", i
                     )
-                ids[entry_id] = i
+                else:
+                    ids[entry_id] = i
             if "die" in data:
                 if "roll" not in entry:
                     fault(
@@ -710,11 +796,35 @@ def _check_shape(
                     _cover(entry, i, die, covered, fault)
             elif "weight" not in entry:
                 fault(f"entry {i + 1} needs a 'weight' (or give the table a 'die')", None, i)
+    lacking = [i for i in spec.ids if i not in ids]
+    if lacking and not out:
+        fault(f"lacks the entries {', '.join(lacking)}: the game names them", None, 0)
     if die is not None and not out:
         missing = [v for v in die.possible_values() if v not in covered]
         if missing:
             fault(f"gap: no entry covers {_ranges(missing)} of {die.text}", "die")
     return out
+
+
+def _dates(data: dict) -> Iterator[tuple[str, int | None]]:
+    """(key, entry index or None) of every date or time value in a file's data."""
+    import datetime
+
+    def holds(value: Any) -> bool:
+        if isinstance(value, datetime.date | datetime.time):
+            return True
+        items = (
+            value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        )
+        return any(holds(v) for v in items)
+
+    for key, value in data.items():
+        if key == "entries" and isinstance(value, list):
+            for i, entry in enumerate(value):
+                if isinstance(entry, dict):
+                    yield from ((k, i) for k, v in entry.items() if holds(v))
+        elif holds(value):
+            yield key, None
 
 
 def _check_conditions(data: dict, spec: Spec, pack: Tables, where: str, text: str) -> list[Problem]:
@@ -1075,6 +1185,40 @@ def _check_cycles(tables: dict[str, Table]) -> list[Problem]:
                     "through its references",
                 )
             )
+    return out
+
+
+READ_KEYS = ("name", "result")  # the texts a game reads from every entry (a spec's "!"
+# marks the others a game needs, such as a description)
+
+
+def _check_builtin_keys(pack: Tables, tables: dict[str, Table]) -> list[Problem]:
+    """A user's table in place of a built-in one gives every entry the texts that every
+    built-in entry has (a name, a result): the game's code reads them."""
+    out = []
+    for name, table in tables.items():
+        builtin = pack.dirs[0] / f"{name}.toml"
+        if table.path == builtin or table.kind not in ("roll", "definitions"):
+            continue
+        text, fault = read_text(builtin)
+        try:
+            entries = tomlfile.loads(text).get("entries") if not fault else None
+        except tomlfile.TOMLError:
+            entries = None
+        if not isinstance(entries, list) or not entries:
+            continue
+        needed = [k for k in READ_KEYS if all(isinstance(e, dict) and k in e for e in entries)]
+        for i, entry in enumerate(table.entries):
+            for key in needed:
+                if key not in entry:
+                    out.append(
+                        Problem(
+                            str(table.path),
+                            table.entry_line(i),
+                            f"entry {i + 1} lacks '{key}' (every entry of the built-in "
+                            f"{name} has one: the game reads it)",
+                        )
+                    )
     return out
 
 

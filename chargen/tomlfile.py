@@ -73,6 +73,20 @@ def entry_lines(text: str) -> list[int]:
     return [n for n, line in enumerate(text.splitlines(), 1) if _ENTRY_HEADER.match(line)]
 
 
+def section_line(text: str, section: str, key: str) -> int:
+    """The line where `key = ...` stands inside `[section]` (0 when it is not found)."""
+    lines = text.splitlines()
+    head = re.compile(rf"^\s*\[\s*\"?{re.escape(section)}\"?\s*\]")
+    pattern = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*[=.]")
+    inside = False
+    for n, line in enumerate(lines, 1):
+        if _ANY_HEADER.match(line):
+            inside = bool(head.match(line))
+        elif inside and pattern.match(line):
+            return n
+    return 0
+
+
 def key_line(text: str, key: str, entry_index: int | None = None) -> int:
     """The line where `key = ...` stands (at top level, or inside one entry)."""
     lines = text.splitlines()

@@ -115,9 +115,7 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
     return [
         Section(L("band"), rows=head),
         Section(L("medlemmar"), headers=headers, rows=rows),
-        Section(
-            L("bandkarma"), text=L("regel_band") + "\n" + L.word("legend").format(items=legend)
-        ),
+        Section(L("bandkarma"), text=L("regel_band") + "\n" + L.fill_word("legend", items=legend)),
     ]
 
 

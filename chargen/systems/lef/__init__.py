@@ -64,9 +64,9 @@ SPECS = {
         fields={
             "overskrift": "str!",
             "rettet_overskrift": "str",
-            "loftbonus": "dict[int]",
+            "loftbonus": "dict[int[0..20]]",
             "fokus": "list[id:tilstande]",
-            "stjerner": "dict[int]",
+            "stjerner": "dict[int[0..20]]",
             "frie_stjerner": "int[0..20]",
             "bytte": "list[id:tilstande]",
         },
@@ -88,15 +88,17 @@ SPECS = {
     "grej": Spec(
         "definitions", fields={"udgift": "int[0..1000000]!", "type": "str", "holdbar": "bool"}
     ),
-    "startudstyr": Spec("definitions", fields={"grej": "list[id:grej]!", "penge": "dice!"}),
+    "startudstyr": Spec(
+        "definitions", fields={"grej": "list[id:grej]!", "penge": "dice[0..10000]!"}
+    ),
     "hjemstater": Spec("definitions", fields={"locale": "locale", "navne": "table"}),
     "navne_*": NAME_SPEC,
     "skabeloner": Spec(
         "definitions",
         fields={
-            "evner": "dict[dice]!",
+            "evner": "dict[dice]!",  # aces and past the range: the code keeps evner within
             "ovrige": "dice!",
-            "tilstande": "dict[int]!",
+            "tilstande": "dict[int[0..100]]!",
             "blodarv": "list[id:blodarv]+",
             "vaesen": "bool",
             "fokus": "list[id:tilstande]",

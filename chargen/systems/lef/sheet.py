@@ -79,7 +79,7 @@ def _tilstande(char: dict, tables: Tables) -> list[Section]:
         for t, row in char["tilstande"].items()
     ]
     headers = [L("tilstand"), L("vaerdi_loft"), L("fokus"), L("beskrivelse")]
-    text = L("fokus_regel").format(bonus=char["fokus_bonus"])
+    text = L.fill("fokus_regel", bonus=char["fokus_bonus"])
     return [
         Section(
             L("tilstande"),
@@ -115,7 +115,7 @@ def _forbedring_text(gained: dict, L) -> str:
     """What a forbedring gave, in the labels file's words ("Stjerne i prygl",
     "+1 helbredsloft", "grej: Kikkert")."""
     if "spor" in gained:
-        return L("stjerne_i").format(spor=L(gained["spor"]).lower())
+        return L.fill("stjerne_i", spor=L(gained["spor"]).lower())
     if "tilstand" in gained:
         return f"+1 {L('loft_' + gained['tilstand'])}"
     if "grej" in gained:

@@ -88,7 +88,9 @@ SPECS = {
     "grundegenskaper": Spec("definitions"),
     "fardigheter": Spec("definitions", fields={"grundegenskap": "id:grundegenskaper!"}),
     "kunskap": Spec("definitions"),
-    "stridsmanovrar": Spec("definitions", fields={"fardigheter": "list[id:fardigheter]+!"}),
+    "stridsmanovrar": Spec(
+        "definitions", fields={"fardigheter": "list[id:fardigheter]+!"}, ids=("satsa",)
+    ),
     "skada": Spec(
         "definitions", fields={"min": "int[0..1000]!", "modifikation": "int[-100..100]!"}
     ),
@@ -100,7 +102,7 @@ SPECS = {
     "nivaer": Spec("definitions", fields={"niva": "int[0..100]!", "min": "int[0..1000]!"}),
     "tillgangar_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
     "rykte_band": Spec("definitions", fields={"min": "int[0..1000]!"}),
-    "sinnesryckning": Spec("definitions", fields={"min": "int[0..1000]!"}),
+    "sinnesryckning": Spec("definitions", fields={"min": "int[0..1000]!", "description": "text!"}),
     "konsten": Spec("definitions"),
     "megakorporationer": Spec(
         "definitions",
@@ -116,9 +118,9 @@ SPECS = {
         "definitions",
         fields={
             **{g: "int[0..20]!" for g in GRUNDEGENSKAPER},
-            "tillgangar": "dice!",
+            "tillgangar": "dice[0..100]!",
             "konsten": "str",
-            "kunskap": "dict[int]",
+            "kunskap": "dict[int[0..20]]",
             "vapen": "list[str]",
         },
     ),
@@ -126,12 +128,12 @@ SPECS = {
         "definitions",
         fields={
             "handelser": "table:roll!",
-            "kunskap": "dict[int]",
+            "kunskap": "dict[int[0..20]]",
         },
     ),
-    "karriarhandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
-    "uppvaxthandelser": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
-    "uppvaxthandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int]"}),
+    "karriarhandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int[0..20]]"}),
+    "uppvaxthandelser": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int[0..20]]"}),
+    "uppvaxthandelser_*": Spec("roll", fields={"kontakt": "str", "kunskap": "dict[int[0..20]]"}),
     "beskrivningsord_kategorier": Spec("definitions"),
     "beskrivningsord_*": Spec("definitions"),
     "utrustning_*": Spec(

@@ -43,24 +43,24 @@ def item_rules(item: dict, char: dict, tables: Tables) -> str:
             thrown = f", {L('targy_dobhato')}" if key == "lotav" and item.get("dobhato") else ""
             out.append(f"{L.forms(key)[-1]} {item[key]}{thrown}")
     if "talalat" in item:
-        out.append(L("targy_talalat").format(n=item["talalat"]))
+        out.append(L.fill("targy_talalat", n=item["talalat"]))
     if "ujratoltes" in item:
-        out.append(L("targy_ujratoltes").format(n=item["ujratoltes"]))
+        out.append(L.fill("targy_ujratoltes", n=item["ujratoltes"]))
     if "pancel" in item:
         places = ", ".join(L(h) for h in item.get("hely", ()))
-        out.append(L("targy_pancel").format(n=item["pancel"], hely=places))
+        out.append(L.fill("targy_pancel", n=item["pancel"], hely=places))
     if "lovedek_ellen" in item:
-        out.append(L("targy_lovedek_ellen").format(n=item["lovedek_ellen"]))
+        out.append(L.fill("targy_lovedek_ellen", n=item["lovedek_ellen"]))
     if "haritas" in item:
-        out.append(L("targy_haritas").format(n=item["haritas"]))
+        out.append(L.fill("targy_haritas", n=item["haritas"]))
     if item.get("ketkezes"):
         out.append(L("targy_ketkezes"))
     if "min_ero" in item:
-        out.append(L("targy_min_ero").format(die=item["min_ero"]))
+        out.append(L.fill("targy_min_ero", die=item["min_ero"]))
         short = _short_steps(item, char, tables) if ero else 0
         if short:
             what = L("ero_alatt_pancel") if item["tipus"] == "pancel" else L("ero_alatt_fegyver")
-            out.append(L("targy_ero_alatt").format(n=short, mire=what))
+            out.append(L.fill("targy_ero_alatt", n=short, mire=what))
     if item.get("megjegyzes"):
         out.append(item["megjegyzes"].rstrip("."))
     return "; ".join(out)
@@ -100,7 +100,7 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
     ]
     if char["sebek_max"]:  # one who bears a Seb fights on with its penalty
         cap = tables["beallitasok"].settings["sebbuntetes_max"]
-        rows.append([L("sebbuntetes"), L("sebbuntetes_szabaly").format(max=cap)])
+        rows.append([L("sebbuntetes"), L.fill("sebbuntetes_szabaly", max=cap)])
     if char.get("meret"):
         rows.insert(4, [L("meret"), f"{char['meret']:+d}"])
     return rows
@@ -109,8 +109,8 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
 def _toughness(char: dict, tables: Tables) -> str:
     """Szívósság, with the armour in it ("7 (ebből páncél 2)")."""
     if char.get("pancel"):
-        return tables.labels("szivossag_pancellal").format(
-            szivossag=char["szivossag"], pancel=char["pancel"]
+        return tables.labels.fill(
+            "szivossag_pancellal", szivossag=char["szivossag"], pancel=char["pancel"]
         )
     return str(char["szivossag"])
 
@@ -120,7 +120,7 @@ def _wild_die(char: dict, tables: Tables) -> str:
     if char.get("vadkocka"):
         return char["vadkocka"]
     if char.get("csoport_vadkocka"):
-        return tables.labels("kozos_vadkocka").format(die=char["csoport_vadkocka"])
+        return tables.labels.fill("kozos_vadkocka", die=char["csoport_vadkocka"])
     return tables.labels.word("none")
 
 
@@ -133,7 +133,7 @@ def _wounds(char: dict, tables: Tables) -> str:
         words = entry.get("description", "").rstrip(".")
         return f"{entry['name']}: {words[:1].lower()}{words[1:]}" if words else entry["name"]
     if char["sebek_max"]:
-        return tables.labels("sebek_viselt").format(n=char["sebek_max"])
+        return tables.labels.fill("sebek_viselt", n=char["sebek_max"])
     return tables.labels("sebek_elso")
 
 
@@ -215,7 +215,7 @@ def _flaws_part(char: dict, tables: Tables) -> list[Section]:
         ]
         if more:  # a point buys twice the starting funds more (SWADE)
             spent.append(f"+{more} {unit}")
-        text = L("hatrany_pontok_osszes").format(pont=points["osszes"], mire=", ".join(spent))
+        text = L.fill("hatrany_pontok_osszes", pont=points["osszes"], mire=", ".join(spent))
         out.append(Section(L("hatrany_pontok"), text=text))
     return out
 
@@ -262,8 +262,8 @@ def _gear_part(char: dict, tables: Tables) -> list[Section]:
 
 def _money_part(char: dict, tables: Tables) -> list[Section]:
     unit = _currency(tables, char.get("korszak"))
-    text = tables.labels("penz_kezdo").format(
-        penz=char["penz"], kezdo=char["kezdo_penz"], penznem=unit
+    text = tables.labels.fill(
+        "penz_kezdo", penz=char["penz"], kezdo=char["kezdo_penz"], penznem=unit
     )
     return [Section(tables.labels("penz"), text=text)]
 
@@ -296,7 +296,7 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
     ]
     sections = [Section(L("csoport"), rows=head)]
     sections += sheet(first, tables)[1:]
-    rule = L("csoportdobas_szabaly").format(die=first["csoport_vadkocka"])
+    rule = L.fill("csoportdobas_szabaly", die=first["csoport_vadkocka"])
     sections.append(Section(L("csoportdobas"), text=rule))
     sections.append(Section(L("tagok"), rows=[[i, c["name"]] for i, c in enumerate(chars, 1)]))
     return sections

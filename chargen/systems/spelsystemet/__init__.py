@@ -26,7 +26,7 @@ SPECS = {
     "regler": Spec(
         "settings",
         fields={
-            "skadestege": "list[dice]+!",
+            "skadestege": "list[dice[0..1000]]+!",
             "grundskada_grans": "list[int[0..1000]]+!",
             "minsta_skada": "dice[1..100]!",
             "stjarna_minst": "dice[1..100]!",
@@ -58,7 +58,7 @@ SPECS = {
     "arter": Spec(
         "definitions",
         fields={
-            "tarningar": "dict[dice]{hal,kra,ski,sto,sty}!",
+            "tarningar": "dict[dice[0..100]]{hal,kra,ski,sto,sty}!",
             "genrer": "list[id:genrer]+!",
             "modersmal": "str",
             "namntabeller": "dict[table]",
@@ -140,8 +140,8 @@ SPECS = {
         "definitions",
         fields={
             "genrer": "list[id:genrer]+!",
-            "fardigheter": "dict[dice]!",
-            "vapenfardighet": "dice!",
+            "fardigheter": "dict[dice[0..100]]!",
+            "vapenfardighet": "dice[0..100]!",
             "narstridsvapen": "list[id:narstridsvapen]!",
             "avstandsvapen": "list[id:avstandsvapen]!",
             "skold": "bool",

@@ -43,11 +43,15 @@ def sheet(char: dict, tables: Tables) -> list[Section]:
         sections.append(_body_parts(char, L))
     if "trotthetsslag" in char:
         t = char["trotthetsslag"]
-        text = L("trotthetsslag_text").format(
-            summa=t["summa"], grund=t["grund"], tungt_pansar=t["tungt_pansar"], hjalm=t["hjalm"]
+        text = L.fill(
+            "trotthetsslag_text",
+            summa=t["summa"],
+            grund=t["grund"],
+            tungt_pansar=t["tungt_pansar"],
+            hjalm=t["hjalm"],
         )
         if "rustningspaket" in char:
-            text += "\n" + L("rustningspaket_text").format(namn=char["rustningspaket"])
+            text += "\n" + L.fill("rustningspaket_text", namn=char["rustningspaket"])
         sections.append(Section(L("trotthetsslag"), text=text))
     if "fardigheter" in char:
         names = char.get("fardighetsnamn", {})
@@ -117,9 +121,9 @@ def weapon_terms(weapons: list[dict], tables: Tables) -> list[str]:
     if any(GRUND_CODE.match(c.strip()) for c in codes):
         out.append(L("forklaring_grund"))
     if any(c.rstrip().endswith("*") and not c.rstrip().endswith("**") for c in codes):
-        out.append(L("forklaring_stjarna").format(minst=rules["stjarna_minst"]))
+        out.append(L.fill("forklaring_stjarna", minst=rules["stjarna_minst"]))
     if any(c.rstrip().endswith("**") for c in codes):
-        out.append(L("forklaring_dubbelstjarna").format(hogst=rules["dubbelstjarna_hogst"]))
+        out.append(L.fill("forklaring_dubbelstjarna", hogst=rules["dubbelstjarna_hogst"]))
     if any("langd" in w for w in weapons):
         out.append(L("forklaring_langd"))
     if any("eldhastighet" in w for w in weapons):
