@@ -54,12 +54,11 @@ def _pdf_text(data: bytes) -> tuple[int, str, list]:
 def _words(doc: dict) -> list[str]:
     """Every string a printed sheet or card must show."""
     out = [doc["title"]]
-    for group in doc["groups"]:
-        for sec in group:
-            out.append(sec["title"].upper())  # headings print in capitals
-            if sec["text"]:
-                out.append(sec["text"])
-            out += sec["headers"] + [cell for row in sec["rows"] for cell in row]
+    for sec in doc["sections"]:
+        out.append(sec["title"].upper())  # headings print in capitals
+        if sec["text"]:
+            out.append(sec["text"])
+        out += sec["headers"] + [cell for row in sec["rows"] for cell in row]
     out += [t["label"] for t in doc["trackers"]]
     return [w for w in out if _squash(w)]
 
