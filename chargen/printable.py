@@ -287,7 +287,7 @@ def _paragraphs(text: str | None) -> list[str]:
 
 def _strip(sec: dict, shared: set[str], rules: dict[str, dict[str, str]]) -> None:
     kept = []
-    for i, para in enumerate(_paragraphs(sec["text"])):
+    for para in _paragraphs(sec["text"]):
         if para in shared:
             rules.setdefault(sec["title"], {})[para] = ""
         else:
