@@ -16,20 +16,19 @@ from __future__ import annotations
 
 import html as _html
 import io
+import itertools
 import json
-from collections.abc import Iterable
-from pathlib import Path
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from chargen.errors import ChargenError
 from chargen.sheet import PRINT_TABLE
 
 MAX_BOXES = 40  # a tracker row longer than this prints its number instead of boxes
-CHUNK = 150  # cards (or sheets) typst lays out at a time; the chunks' PDFs are joined
+CHUNK = 50  # characters typst lays out at a time in a long batch; the PDFs are joined
 RULES_MIN = 30  # a card's text this long, shown on two cards or more, prints once per batch
 ATTRIBUTE_MAX = 6  # the longest value an attribute box holds (d12+2, 3/3, 14)
 
-TEMPLATE = Path(__file__).with_name("sheet.typ")
 
 
 def _label(tables, key: str) -> str:
@@ -317,82 +316,54 @@ def _strip(sec: dict, shared: set[str], rules: dict[str, dict[str, str]]) -> Non
 def pdf(system, tables, items: Iterable[dict], count: int, step=None) -> bytes:
     """The batch as one PDF: a page (two at most) per PC, NPC cards packed two across.
 
-    typst lays out CHUNK sheets or cards at a time and the chunks' PDFs are joined
-    (pypdf), so a batch of any size costs the memory of one chunk.
+    A batch of more than CHUNK characters is set a chunk at a time by worker
+    processes (chargen.typeset) and the chunks' PDFs are joined (chargen.pdfjoin): memory stays
+    that of a few chunks, whatever the batch's size.
     """
+    import importlib.util
+
+    if importlib.util.find_spec("typst") is None:
+        raise ChargenError("-f pdf needs typst: pip install 'chargen[pdf]' (or pip install typst)")
+    from chargen.pdfjoin import join
+    from chargen.typeset import typeset, typeset_many
+
+    pieces = documents(system, tables, items, count, step)
+    first = next(pieces)
+    second = next(pieces, None)
     try:
-        import typst
-    except ImportError:
-        raise ChargenError(
-            "-f pdf needs typst: pip install 'chargen[pdf]' (or pip install typst)"
-        ) from None
-    doc = document(system, tables, items, count, step)
-    compiler = typst.Compiler(TEMPLATE.read_bytes(), ignore_system_fonts=True)
-    pieces = chunks(doc)
-    if len(pieces) == 1:
-        return _compile(compiler, pieces[0])
-    import pypdf
-
-    parts, offset = [], 0
-    for piece in pieces:  # each piece numbers its pages on from the one before
-        piece["page_offset"] = offset
-        parts.append(_compile(compiler, piece))
-        offset += len(pypdf.PdfReader(io.BytesIO(parts[-1])).pages)
-    return _join(parts)
-
-
-def chunks(doc: dict) -> list[dict]:
-    """The document cut into pieces of at most CHUNK sheets or cards; the shared rules
-    print after the last card."""
-    pieces = [("sheets", doc["sheets"][i : i + CHUNK]) for i in range(0, len(doc["sheets"]), CHUNK)]
-    pieces += [("cards", doc["cards"][i : i + CHUNK]) for i in range(0, len(doc["cards"]), CHUNK)]
-    if not pieces:
-        return [doc]
-    out = []
-    for n, (kind, part) in enumerate(pieces):
-        last = n == len(pieces) - 1
-        out.append(
-            dict(
-                doc,
-                sheets=part if kind == "sheets" else [],
-                cards=part if kind == "cards" else [],
-                rules=doc["rules"] if last else [],
-                page_offset=0,
-            )
-        )
-    return out
-
-
-def _compile(compiler, doc: dict, fmt: str = "pdf", ppi: float | None = None):
-    data = json.dumps(doc, ensure_ascii=False)
-    try:
-        return compiler.compile(format=fmt, ppi=ppi, sys_inputs={"data": data}, pdf_tags=False)
+        if second is None:
+            return typeset(_json(first))
+        return join(typeset_many(_json(d) for d in itertools.chain([first, second], pieces)))
     except RuntimeError as exc:  # typst reports layout errors this way
         raise ChargenError(f"the PDF could not be laid out: {exc}") from None
 
 
-def _join(parts: list[bytes]) -> bytes:
-    try:
-        import pypdf
-    except ImportError:
-        raise ChargenError(
-            "a PDF this long is joined from pieces by pypdf: pip install 'chargen[pdf]'"
-        ) from None
-    writer = pypdf.PdfWriter()
-    for part in parts:
-        writer.append(pypdf.PdfReader(io.BytesIO(part)))
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+def documents(system, tables, items: Iterable[dict], count: int, step=None) -> Iterator[dict]:
+    """The batch as printed documents of at most CHUNK characters each (one if it fits);
+    a chunk's cards share their rules texts, printed after them."""
+    items = iter(items)
+    if count <= CHUNK:
+        yield document(system, tables, items, count, step)
+        return
+    start = 1
+    while chunk := list(itertools.islice(items, CHUNK)):
+        doc = document(system, tables, chunk, len(chunk), step)
+        end = start + len(chunk) - 1
+        doc["footer"] += f" · {start}–{end} / {count}"
+        doc["page_numbers"] = False  # a chunk's pages are numbered from 1: its range instead
+        yield doc
+        start = end + 1
+
+
+def _json(doc: dict) -> str:
+    return json.dumps(doc, ensure_ascii=False)
 
 
 def png(system, tables, items: Iterable[dict], count: int, ppi: float = 50) -> list[bytes]:
     """The batch's pages as PNG images (the visual regression tests compare them)."""
-    import typst
+    from chargen.typeset import typeset
 
-    doc = document(system, tables, items, count)
-    compiler = typst.Compiler(TEMPLATE.read_bytes(), ignore_system_fonts=True)
-    pages = _compile(compiler, doc, "png", ppi)
+    pages = typeset(_json(document(system, tables, items, count)), "png", ppi)
     return [pages] if isinstance(pages, bytes) else list(pages)
 
 
