@@ -35,7 +35,7 @@ def _objects(part: bytes) -> tuple[dict[int, bytes], bytes]:
     order = sorted(offsets, key=offsets.get)
     ends = [offsets[n] for n in order[1:]] + [xref]
     objects = {}
-    for number, end in zip(order, ends):
+    for number, end in zip(order, ends, strict=True):
         chunk = part[offsets[number] : end]
         start = chunk.index(b"obj") + 3
         objects[number] = chunk[start : chunk.rindex(b"endobj")]

@@ -15,7 +15,6 @@ only, so the same seed gives the same bytes on every machine.
 from __future__ import annotations
 
 import html as _html
-import io
 import itertools
 import json
 from collections.abc import Iterable, Iterator
@@ -28,7 +27,6 @@ MAX_BOXES = 40  # a tracker row longer than this prints its number instead of bo
 CHUNK = 50  # characters typst lays out at a time in a long batch; the PDFs are joined
 RULES_MIN = 30  # a card's text this long, shown on two cards or more, prints once per batch
 ATTRIBUTE_MAX = 6  # the longest value an attribute box holds (d12+2, 3/3, 14)
-
 
 
 def _label(tables, key: str) -> str:
@@ -224,6 +222,7 @@ def document(system, tables, items: Iterable[dict], count: int, step=None) -> di
             "trackers": tables.labels("print_trackers"),
             "notes": tables.labels("print_notes"),
             "rules": tables.labels("print_rules"),
+            "remake": tables.labels.word("remake"),
         },
         "sheets": sheets,
         "cards": cards,
@@ -440,7 +439,11 @@ def html(system, tables, items: Iterable[dict], count: int, step=None) -> str:
     ]
     for sheet in doc["sheets"]:
         out.append('<div class="page sheet">')
-        recipe = f'<div class="recipe">{esc(sheet["recipe"])}</div>' if sheet["recipe"] else ""
+        recipe = (
+            f'<div class="recipe">{esc(words["remake"])}: {esc(sheet["recipe"])}</div>'
+            if sheet["recipe"]
+            else ""
+        )
         out.append(
             f'<div class="head"><h1>{esc(sheet["title"])}</h1>'
             f'<span class="game">{esc(doc["game"])}</span>{recipe}</div>'

@@ -351,3 +351,21 @@ def test_printed_words_come_from_the_labels_file_in_the_games_language(system_id
     )
     words = {"sv": "Under spel", "da": "Under spillet", "hu": "Játék közben"}
     assert doc["words"]["trackers"] == words[system.language]
+
+
+def test_a_long_batch_is_set_in_chunks_and_joined_into_one_pdf(monkeypatch):
+    monkeypatch.setattr(printable, "CHUNK", 5)
+    system, tables = _pack("karma")
+    chars = _chars("karma", "npc", 12, 8)
+    data = printable.pdf(system, tables, chars, 12)
+    assert data == printable.pdf(system, tables, chars, 12)  # workers and all
+    pages, text, page_objs = _pdf_text(data)
+    pieces = [
+        printable.pdf(system, tables, chars[i : i + 5], len(chars[i : i + 5]))
+        for i in range(0, 12, 5)
+    ]
+    assert pages == sum(_pdf_text(p)[0] for p in pieces) >= 3
+    squashed = _squash(text)
+    assert all(_squash(c["name"]) in squashed for c in chars)
+    assert _squash("1–5 / 12") in squashed and _squash("11–12 / 12") in squashed
+    assert all((round(p.mediabox.width), round(p.mediabox.height)) == A4 for p in page_objs)

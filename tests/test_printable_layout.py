@@ -80,7 +80,9 @@ def _page(svg: str) -> tuple[list, list]:
             stack.pop()
         elif m.group("ux") is not None:
             x, y = float(m.group("ux")), float(m.group("uy"))
-            glyphs.append((here[0] * x + here[2] * y + here[4], here[1] * x + here[3] * y + here[5]))
+            glyphs.append(
+                (here[0] * x + here[2] * y + here[4], here[1] * x + here[3] * y + here[5])
+            )
         elif m.group("colour"):
             w, h = float(m.group("w")), float(m.group("h"))
             frames.append((FRAMES[m.group("colour")], here[4], here[5], here[4] + w, here[5] + h))
@@ -94,7 +96,9 @@ def _check(doc: dict, what: str) -> None:
     pages = [pages] if isinstance(pages, bytes) else pages
     for number, svg in enumerate(pages, 1):
         text = svg.decode()
-        width, height = (float(v) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', text).groups())
+        width, height = (
+            float(v) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', text).groups()
+        )
         foot = height - MARGIN_BOTTOM + SLACK
         frames, glyphs = _page(text)
         assert glyphs, (what, number, "an empty page")
@@ -126,6 +130,8 @@ def test_100_random_pcs_stay_inside_the_page_one_or_two_pages_each(system_id):
     system, tables, chars = _chars(system_id, "pc", 100, 2024)
     doc = printable.document(system, tables, chars, len(chars))
     _check(doc, f"{system_id} pc")
+
+
 def test_the_check_finds_a_card_taller_than_its_page_and_a_word_wider_than_its_card():
     system, tables, chars = _chars("karma", "npc", 2, 5)
     doc = printable.document(system, tables, chars, 2)
@@ -138,3 +144,20 @@ def test_the_check_finds_a_card_taller_than_its_page_and_a_word_wider_than_its_c
     with pytest.raises(AssertionError):
         _check(broad, "a broad word")
     _check(doc, "the cards as made")
+
+
+TOLERANCE = 0.004  # of a page's pixels may differ (by more than a faint grey)
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_a_pc_page_and_a_card_page_look_as_the_approved_pictures(system_id):
+    from printable_pictures import pictures, pixels
+
+    for name, png in pictures(system_id).items():
+        reference = REFERENCE / name
+        assert reference.exists(), f"{name}: run tests/update_printable_reference.py"
+        width, height, now = pixels(png)
+        ref_width, ref_height, then = pixels(reference.read_bytes())
+        assert (width, height) == (ref_width, ref_height), name
+        changed = sum(1 for a, b in zip(now, then, strict=True) if abs(a - b) > 48) / len(now)
+        assert changed <= TOLERANCE, (name, f"{changed:.2%} of the pixels changed")
