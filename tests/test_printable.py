@@ -369,3 +369,51 @@ def test_a_long_batch_is_set_in_chunks_and_joined_into_one_pdf(monkeypatch):
     assert all(_squash(c["name"]) in squashed for c in chars)
     assert _squash("1–5 / 12") in squashed and _squash("11–12 / 12") in squashed
     assert all((round(p.mediabox.width), round(p.mediabox.height)) == A4 for p in page_objs)
+
+
+def test_every_play_track_gets_its_boxes_power_points_and_shaken_too():
+    system, tables = _pack("savage")
+    arcane = 0
+    for char in _chars("savage", "pc", 200, 13):
+        rows = {t["label"]: t for t in printable.trackers(system, tables, char)}
+        assert rows["Megzavart"]["boxes"] == 1
+        power = (char.get("arkan_hatter") or {}).get("hatalompont")
+        assert (rows["Hatalompont"]["boxes"] if "Hatalompont" in rows else None) == power
+        arcane += power is not None
+    assert 10 < arcane < 190  # both kinds were seen
+    for char in _chars("savage", "npc", 50, 13):  # Extras too
+        labels = [t["label"] for t in printable.trackers(system, tables, char)]
+        assert "Megzavart" in labels
+    squad = _chars("savage", "npc", 5, 3, squad=True)
+    card = printable.document(system, tables, squad, 5)["cards"][0]
+    assert [t["label"] for t in card["trackers"]] == [c["name"] for c in squad]
+    for row in card["trackers"]:
+        assert "Megzavart" in [g["caption"] for g in row["groups"]]
+
+
+def test_a_damage_track_is_grouped_by_its_penalty_bands():
+    system, tables = _pack("matinee")
+    char = _chars("matinee", "pc", 1, 4)[0]
+    skada = next(t for t in printable.trackers(system, tables, char) if t["label"] == "Skada")
+    assert [g["count"] for g in skada["groups"]] == [4, 5, 5, 5, 5, 1]
+    assert [g["first"] for g in skada["groups"]] == [1, 5, 10, 15, 20, 25]
+    assert [g["caption"] for g in skada["groups"]][:2] == ["±0", "−1"]
+
+
+def test_rules_texts_the_cards_share_are_printed_once():
+    system, tables = _pack("lef")
+    chars = _chars("lef", "npc", 30, 6)
+    doc = printable.document(system, tables, chars, 30)
+    listed = [text for group in doc["rules"] for entry in group["entries"] for text in entry]
+    assert "En tilstand kan aldrig stige over sit loft" in listed
+    for card in doc["cards"]:  # no long text left on two cards
+        assert all(t["note"] is None for t in card["trackers"])
+    seen: dict[str, int] = {}
+    for card in doc["cards"]:
+        for sec in card["sections"]:
+            for cell in [c for r in sec["rows"] for c in r[1:]] + [sec["text"] or ""]:
+                if len(cell) >= printable.RULES_MIN:
+                    seen[cell] = seen.get(cell, 0) + 1
+    assert all(n == 1 for n in seen.values()), [t for t, n in seen.items() if n > 1][:3]
+    pages, text, _ = _pdf_text(printable.pdf(system, tables, chars, 30))
+    assert _squash(text).count(_squash("En tilstand kan aldrig stige over sit loft")) == 1
