@@ -261,12 +261,15 @@ def test_html_is_one_self_contained_page_with_every_word(system_id):
         assert not missing, (system_id, seed, missing[:5])
 
 
-def test_html_has_a_print_stylesheet_one_character_a_page_and_cards_in_a_grid():
+def test_html_has_a_print_stylesheet_one_character_a_page_and_cards_whole_and_packed():
     system, tables = _pack("matinee")
     page = printable.html(system, tables, _chars("matinee", "npc", 6, 1), 6)
     assert "@media print" in page and "break-after:page" in page
     assert page.count('class="card"') == 6
-    assert "grid-template-columns" in page
+    card_rule = re.search(r"\.card\{([^}]*)\}", page).group(1)
+    assert "break-inside:avoid" in card_rule
+    assert ".cards{column-count:2" in page  # packed like the PDF's columns, not grid rows
+    assert "h2{" in page and "break-after:avoid" in page  # a heading stays with its block
 
 
 def _chromium() -> str | None:
@@ -417,3 +420,20 @@ def test_rules_texts_the_cards_share_are_printed_once():
     assert all(n == 1 for n in seen.values()), [t for t, n in seen.items() if n > 1][:3]
     pages, text, _ = _pdf_text(printable.pdf(system, tables, chars, 30))
     assert _squash(text).count(_squash("En tilstand kan aldrig stige over sit loft")) == 1
+
+
+def test_chromium_prints_every_card_whole(chromium, tmp_path):
+    """Each printed page of cards begins with a card's name: none runs on from the last."""
+    system, tables = _pack("lef")
+    chars = _chars("lef", "npc", 12, 3)
+    source = tmp_path / "cards.html"
+    source.write_text(printable.html(system, tables, chars, 12), encoding="utf-8")
+    printed = tmp_path / "cards.pdf"
+    _chromium_run(chromium, [f"--print-to-pdf={printed}", source.as_uri()], tmp_path)
+    reader = pypdf.PdfReader(printed)
+    names = {_squash(c["name"]) for c in chars}
+    rules = _squash(tables.labels("print_rules").upper())
+    for number, page in enumerate(reader.pages[1:], 2):
+        first = _squash(page.extract_text().strip().splitlines()[0])
+        assert first in names or first.upper().startswith(rules), (number, first)
+    assert len(reader.pages) <= 8
