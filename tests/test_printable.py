@@ -437,3 +437,18 @@ def test_chromium_prints_every_card_whole(chromium, tmp_path):
         first = _squash(page.extract_text().strip().splitlines()[0])
         assert first in names or first.upper().startswith(rules), (number, first)
     assert len(reader.pages) <= 8
+
+
+def test_a_games_print_table_may_choose_a_sections_component(tmp_path):
+    result = run("karma", "pc", "--seed", "2", "-f", "html")
+    assert result.exit_code == 0, result.stderr
+    assert 'class="attrs"' in result.stdout  # Egenskaper: a few dice, in boxes
+    pack = tmp_path / "karma"
+    pack.mkdir()
+    (pack / "print.toml").write_text(
+        '[[entries]]\nid = "egenskaper"\nsection = "Egenskaper"\ncomponent = "fields"\n',
+        encoding="utf-8",
+    )
+    result = run("karma", "pc", "--seed", "2", "-f", "html", "--tables", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert 'class="attrs"' not in result.stdout and "Egenskaper" in result.stdout
