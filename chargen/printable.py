@@ -24,7 +24,7 @@ from chargen.errors import ChargenError
 from chargen.sheet import PRINT_TABLE
 
 MAX_BOXES = 40  # a tracker row longer than this prints its number instead of boxes
-CHUNK = 50  # characters typst lays out at a time in a long batch; the PDFs are joined
+CHUNK = 80  # characters typst lays out at a time in a long batch; the PDFs are joined
 RULES_MIN = 30  # a card's text this long, shown on two cards or more, prints once per batch
 ATTRIBUTE_MAX = 6  # the longest value an attribute box holds (d12+2, 3/3, 14)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 TEMPLATE = Path(__file__).with_name("sheet.typ")
 WORKERS = 2  # at most; a chunk of cards takes about a second of one core
-TASKS_PER_WORKER = 2  # chunks a worker sets before a fresh one (an empty cache) takes over
+TASKS_PER_WORKER = 1  # chunks a worker sets before a fresh one (an empty cache) takes over
 
 _compiler: Any = None
 
