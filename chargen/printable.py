@@ -15,17 +15,18 @@ only, so the same seed gives the same bytes on every machine.
 from __future__ import annotations
 
 import html as _html
+import itertools
 import json
-from collections.abc import Iterable
-from pathlib import Path
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from chargen.errors import ChargenError
 from chargen.sheet import PRINT_TABLE
 
 MAX_BOXES = 40  # a tracker row longer than this prints its number instead of boxes
-
-TEMPLATE = Path(__file__).with_name("sheet.typ")
+CHUNK = 80  # characters typst lays out at a time in a long batch; the PDFs are joined
+RULES_MIN = 30  # a card's text this long, shown on two cards or more, prints once per batch
+ATTRIBUTE_MAX = 6  # the longest value an attribute box holds (d12+2, 3/3, 14)
 
 
 def _label(tables, key: str) -> str:
@@ -39,7 +40,7 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _section(section) -> dict:
+def _section(section, hints: dict[str, str]) -> dict:
     rows = [[_cell(c) for c in row] for row in (section.rows or [])]
     rows += [[_cell(name), _cell(text)] for name, text in getattr(section, "items", None) or ()]
     headers = [str(h) for h in (section.headers or [])]
@@ -47,36 +48,46 @@ def _section(section) -> dict:
         width = max(len(headers), *(len(r) for r in rows))
         headers += [""] * (width - len(headers))
         rows = [r + [""] * (width - len(r)) for r in rows]
-    return {
+    sec = {
         "title": str(section.title),
         "text": section.text or None,
         "headers": headers,
         "rows": rows,
     }
+    sec["component"] = hints.get(sec["title"]) or _component(sec)
+    sec["wide"] = _wide(sec)
+    return sec
 
 
-def _groups(sections: list[dict]) -> list[list[dict]]:
-    """Small key-value sections side by side (up to three); tables and text alone."""
-    groups: list[list[dict]] = []
-    run: list[dict] = []
+def _component(sec: dict) -> str:
+    """Which of the sheet's components shows a section, from its shape.
 
-    def small(sec: dict) -> bool:
-        return not sec["headers"] and not sec["text"] and 0 < len(sec["rows"]) <= 12
+    attributes: a few short values (dice, numbers) in boxes; grid: a table with
+    headers (skills with values and levels); fields: names and values; text.
+    """
+    rows = sec["rows"]
+    if not rows:
+        return "text"
+    if sec["headers"]:
+        return "grid"
+    pairs = [r[i : i + 2] for r in rows for i in range(0, len(r), 2)]
+    short = all(len(p) == 2 and 0 < len(p[1]) <= ATTRIBUTE_MAX for p in pairs)
+    if short and 3 <= len(pairs) <= 10 and not sec["text"]:
+        return "attributes"
+    if short and len(pairs) > 10:
+        return "values"  # many names with a number each: a skill list in columns
+    return "fields"
 
-    for sec in sections:
-        if small(sec) and all(len(r) <= 3 and sum(map(len, r)) <= 60 for r in sec["rows"]):
-            run.append(sec)
-            if len(run) == 3:
-                groups.append(run)
-                run = []
-            continue
-        if run:
-            groups.append(run)
-            run = []
-        groups.append([sec])
-    if run:
-        groups.append(run)
-    return groups
+
+def _layout_hints(tables) -> dict[str, str]:
+    """A system's own placement: print-table entries naming a section and its component."""
+    if PRINT_TABLE not in tables:
+        return {}
+    return {
+        str(e["section"]): str(e["component"])
+        for e in tables[PRINT_TABLE].entries
+        if "section" in e and "component" in e
+    }
 
 
 def _value(char: dict, path: str) -> Any:
@@ -86,13 +97,17 @@ def _value(char: dict, path: str) -> Any:
     return value
 
 
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 def trackers(system, tables, char: dict) -> list[dict]:
     """The rows of boxes a printed sheet of `char` carries, from the system's print table."""
     if PRINT_TABLE not in tables:
         return []
     out = []
     for entry in tables[PRINT_TABLE].entries:
-        if char.get("kind") not in entry.get("kinds", ["pc", "npc"]):
+        if "section" in entry or char.get("kind") not in entry.get("kinds", ["pc", "npc"]):
             continue
         label = str(entry.get("name", entry["id"]))
         note = entry.get("description")
@@ -101,38 +116,93 @@ def trackers(system, tables, char: dict) -> list[dict]:
             continue
         value = _value(char, entry.get("field", entry["id"]))
         if isinstance(value, dict):
+            rows = []
             for key, item in value.items():
                 if isinstance(item, dict):
                     item = item.get(entry.get("subfield", ""))
-                if isinstance(item, int) and not isinstance(item, bool) and item > 0:
-                    out.append(_row(f"{label}: {_label(tables, key)}", item, entry, None))
-            if note and out:
-                out[-1]["note"] = note
-        elif isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                if _count(item):
+                    rows.append(_row(f"{label}: {_label(tables, key)}", item, entry, None))
+            if note and rows:
+                rows[-1]["note"] = note
+            out += rows
+        elif _count(value):
             out.append(_row(label, value, entry, note))
     return out
 
 
 def _row(label: str, count: int, entry: dict, note: str | None) -> dict:
+    """A tracker: its boxes in groups (the penalty bands a damage track is read by)."""
     count = max(int(count), 0)
     if count > MAX_BOXES:
         label, count = f"{label} ({count})", 0
-    return {"label": label, "boxes": count, "numbered": bool(entry.get("numbered")), "note": note}
+    shape = str(entry.get("shape", "box"))
+    numbered = bool(entry.get("numbered"))
+    sizes = list(entry.get("bands", [])) or [count]
+    captions = list(entry.get("band_names", []))
+    groups, first = [], 1
+    for i, size in enumerate(sizes):
+        size = min(int(size), count - first + 1)
+        if size <= 0:
+            break
+        caption = captions[i] if i < len(captions) else ""
+        groups.append(
+            {
+                "caption": caption,
+                "count": size,
+                "first": first,
+                "shape": shape,
+                "numbered": numbered,
+            }
+        )
+        first += size
+    if first <= count:  # bands shorter than the track: the rest in one group
+        groups.append(
+            {
+                "caption": "",
+                "count": count - first + 1,
+                "first": first,
+                "shape": shape,
+                "numbered": numbered,
+            }
+        )
+    return {"label": label, "boxes": count, "numbered": numbered, "note": note, "groups": groups}
+
+
+def _squad_trackers(system, tables, members: list[dict]) -> list[dict]:
+    """A squad card's boxes: each member's own row (Shaken, wounds), named."""
+    out = []
+    for member in members:
+        rows = trackers(system, tables, member)
+        groups = [dict(g, caption=g["caption"] or r["label"]) for r in rows for g in r["groups"]]
+        if groups:
+            out.append(
+                {
+                    "label": str(member.get("name") or ""),
+                    "boxes": sum(g["count"] for g in groups),
+                    "numbered": False,
+                    "note": None,
+                    "groups": groups,
+                }
+            )
+    return out
 
 
 def document(system, tables, items: Iterable[dict], count: int, step=None) -> dict:
-    """Everything a printed batch shows, as plain data: sheets (PCs) and cards (NPCs)."""
+    """Everything a printed batch shows, as plain data: sheets (PCs) and cards (NPCs),
+    and the rules texts the cards share, given once (`rules`)."""
     from chargen.output import step_sheet
 
     sheets: list[dict] = []
     cards: list[dict] = []
     items = list(items)
+    hints = _layout_hints(tables)
     batch = None
     if step is None and count > 1 and system.batch_sheet is not None and items:
         batch = system.batch_sheet(items, tables)
     if batch is not None:  # a squad: one card for all its members
-        first = items[0]
-        cards.append(_doc(system, tables, first, batch, title=batch[0].title if batch else ""))
+        card = _doc(system, tables, items[0], batch, hints, title=batch[0].title if batch else "")
+        card["trackers"] = _squad_trackers(system, tables, items)
+        cards.append(card)
     else:
         for char in items:
             sections = (
@@ -141,72 +211,210 @@ def document(system, tables, items: Iterable[dict], count: int, step=None) -> di
                 else system.sheet_sections(char, tables)
             )
             target = cards if char.get("kind") == "npc" and step is None else sheets
-            target.append(_doc(system, tables, char, sections))
+            target.append(_doc(system, tables, char, sections, hints))
     first_name = (items[0].get("name") if items else "") or system.name  # a step: no name
     return {
         "title": first_name if len(items) == 1 else f"{system.name}: {len(items)}",
         "lang": system.language,
+        "game": system.name,
         "footer": f"{system.name} · chargen",
         "words": {
             "trackers": tables.labels("print_trackers"),
             "notes": tables.labels("print_notes"),
+            "rules": tables.labels("print_rules"),
+            "remake": tables.labels.word("remake"),
         },
         "sheets": sheets,
         "cards": cards,
+        "rules": shared_rules(cards),
     }
 
 
-def _doc(system, tables, char: dict, sections: list, title: str | None = None) -> dict:
-    secs = [_section(s) for s in sections]
+def _doc(system, tables, char: dict, sections: list, hints: dict, title: str | None = None):
+    recipe = char.get("recipe")
     return {
         "title": title or char.get("name") or system.name,
         "subtitle": system.name,
-        "groups": _groups(secs),
+        "recipe": str(recipe) if recipe else None,
+        "sections": [_section(s, hints) for s in sections],
         "trackers": trackers(system, tables, char),
     }
 
 
+def shared_rules(cards: list[dict]) -> list[dict]:
+    """Move the long rules texts two cards or more repeat off the cards, into one list.
+
+    A table cell keeps its row's name and loses its text (a column left empty is
+    dropped); a section's text and a tracker's note go. What moves is listed once,
+    under its section and column: [{"title", "entries": [[name, text], ...]}].
+    """
+    if len(cards) < 2:
+        return []
+    seen: dict[str, int] = {}
+
+    def texts(card: dict) -> set[str]:
+        found = set()
+        for sec in card["sections"]:
+            found.update(c for r in sec["rows"] for c in r[1:] if len(c) >= RULES_MIN)
+            found.update(p for p in _paragraphs(sec["text"]) if len(p) >= RULES_MIN)
+        found.update(t["note"] for t in card["trackers"] if t["note"])
+        return found
+
+    for card in cards:
+        for text in texts(card):
+            seen[text] = seen.get(text, 0) + 1
+    shared = {t for t, n in seen.items() if n >= 2}
+    rules: dict[str, dict[str, str]] = {}
+    for card in cards:
+        for sec in card["sections"]:
+            _strip(sec, shared, rules)
+        card["sections"] = [s for s in card["sections"] if s["text"] or s["rows"]]
+        for t in card["trackers"]:
+            if t["note"] in shared:
+                rules.setdefault(t["label"].split(":")[0], {})[t["note"]] = ""
+                t["note"] = None
+    return [
+        {"title": title, "entries": [[k, v] if v else ["", k] for k, v in entries.items()]}
+        for title, entries in rules.items()
+    ]
+
+
+def _paragraphs(text: str | None) -> list[str]:
+    return [p for p in (text or "").split("\n") if p.strip()]
+
+
+def _strip(sec: dict, shared: set[str], rules: dict[str, dict[str, str]]) -> None:
+    kept = []
+    for para in _paragraphs(sec["text"]):
+        if para in shared:
+            rules.setdefault(sec["title"], {})[para] = ""
+        else:
+            kept.append(para)
+    sec["text"] = "\n".join(kept) or None
+    if not any(c in shared for r in sec["rows"] for c in r[1:]):
+        return
+    width = max(len(r) for r in sec["rows"])
+    for row in sec["rows"]:
+        for i in range(1, len(row)):
+            if row[i] in shared:
+                column = sec["headers"][i] if sec["headers"] else ""
+                title = f"{sec['title']}: {column}" if column else sec["title"]
+                rules.setdefault(title, {})[row[0]] = row[i]
+                row[i] = ""
+    keep = [i for i in range(width) if i == 0 or any(i < len(r) and r[i] for r in sec["rows"])]
+    sec["rows"] = [[r[i] for i in keep if i < len(r)] for r in sec["rows"]]
+    if sec["headers"]:
+        sec["headers"] = [sec["headers"][i] for i in keep]
+    if all(len(r) == 1 for r in sec["rows"]):
+        sec["component"], sec["headers"] = "names", []
+    elif all(len(r) == 2 for r in sec["rows"]):  # a name and a value left: in a row
+        sec["headers"] = []
+        sec["component"] = _component(sec)
+
+
 def pdf(system, tables, items: Iterable[dict], count: int, step=None) -> bytes:
-    """The batch as one PDF: a page (two at most) per PC, NPC cards two across."""
+    """The batch as one PDF: a page (two at most) per PC, NPC cards packed two across.
+
+    A batch of more than CHUNK characters is set a chunk at a time by worker
+    processes (chargen.typeset) and the chunks' PDFs are joined (chargen.pdfjoin): memory stays
+    that of a few chunks, whatever the batch's size.
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("typst") is None:
+        raise ChargenError("-f pdf needs typst: pip install 'chargen[pdf]' (or pip install typst)")
+    from chargen.pdfjoin import join
+    from chargen.typeset import typeset, typeset_many
+
+    pieces = documents(system, tables, items, count, step)
+    first = next(pieces)
+    second = next(pieces, None)
     try:
-        import typst
-    except ImportError:
-        raise ChargenError(
-            "-f pdf needs typst: pip install 'chargen[pdf]' (or pip install typst)"
-        ) from None
-    data = json.dumps(document(system, tables, items, count, step), ensure_ascii=False)
-    try:
-        return typst.compile(
-            TEMPLATE.read_bytes(), sys_inputs={"data": data}, ignore_system_fonts=True
-        )
+        if second is None:
+            return typeset(_json(first))
+        return join(typeset_many(_json(d) for d in itertools.chain([first, second], pieces)))
     except RuntimeError as exc:  # typst reports layout errors this way
         raise ChargenError(f"the PDF could not be laid out: {exc}") from None
 
 
+def documents(system, tables, items: Iterable[dict], count: int, step=None) -> Iterator[dict]:
+    """The batch as printed documents of at most CHUNK characters each (one if it fits);
+    a chunk's cards share their rules texts, printed after them."""
+    items = iter(items)
+    if count <= CHUNK:
+        yield document(system, tables, items, count, step)
+        return
+    start = 1
+    while chunk := list(itertools.islice(items, CHUNK)):
+        doc = document(system, tables, chunk, len(chunk), step)
+        end = start + len(chunk) - 1
+        doc["footer"] += f" · {start}–{end} / {count}"
+        doc["page_numbers"] = False  # a chunk's pages are numbered from 1: its range instead
+        yield doc
+        start = end + 1
+
+
+def _json(doc: dict) -> str:
+    return json.dumps(doc, ensure_ascii=False)
+
+
+def png(system, tables, items: Iterable[dict], count: int, ppi: float = 50) -> list[bytes]:
+    """The batch's pages as PNG images (the visual regression tests compare them)."""
+    from chargen.typeset import typeset
+
+    pages = typeset(_json(document(system, tables, items, count)), "png", ppi)
+    return [pages] if isinstance(pages, bytes) else list(pages)
+
+
 STYLE = """
 *{box-sizing:border-box}
-body{font:10pt/1.35 Georgia,'Libertinus Serif','DejaVu Serif',serif;color:#222;margin:0;background:#eee}
-.page{background:#fff;width:210mm;min-height:297mm;margin:8mm auto;padding:12mm 13mm;
+body{font:9pt/1.3 'Libertinus Serif',Georgia,'DejaVu Serif',serif;color:#1d232b;margin:0;
+ background:#e6e8eb}
+.page{background:#fff;width:210mm;min-height:297mm;margin:8mm auto;padding:12mm;
  box-shadow:0 1px 4px #0003}
-h1{font-size:20pt;margin:0 0 2pt}
-.sub{color:#777;font-size:9pt;margin-bottom:8pt}
-h2{font-size:9.5pt;text-transform:uppercase;letter-spacing:.04em;border-bottom:1px solid #222;
- margin:9pt 0 3pt;padding-bottom:1pt}
-.group{display:flex;gap:10pt}.group>section{flex:1}
-table{border-collapse:collapse;width:100%;font-size:9pt}
-th{text-align:left;border-bottom:1px solid #999;font-size:8.5pt}
-td,th{padding:1.5pt 3pt;vertical-align:top}
-tbody tr+tr td{border-top:1px solid #e4e4e4}
-.kv td:first-child{font-weight:bold;white-space:nowrap;width:1%}
+.head{display:flex;align-items:baseline;border-bottom:1.4pt solid #1d232b;padding-bottom:3pt;
+ margin-bottom:5pt;flex-wrap:wrap}
+.head h1{font-size:20pt;margin:0;flex:1}
+.game{font-weight:bold;color:#5f6670;letter-spacing:.04em;text-transform:uppercase}
+.recipe{font:6.5pt 'DejaVu Sans Mono',monospace;color:#5f6670;width:100%}
+h2{font-size:8.5pt;text-transform:uppercase;letter-spacing:.05em;background:#1d232b;color:#fff;
+ margin:0 0 3pt;padding:2pt 4pt;border-radius:1.5pt;break-after:avoid}
+section{break-inside:avoid;margin-top:7pt}
+.cols{column-count:2;column-gap:9pt}
+table{border-collapse:collapse;width:100%}
+th{text-align:left;font-size:7.5pt;color:#5f6670;border-bottom:.6pt solid #9aa0a6}
+td,th{padding:1.5pt 2.5pt;vertical-align:top}
+.grid tbody tr:nth-child(even){background:#eceff3}
+.kv td{border-bottom:.2pt solid #d4d8dd}.kv td:first-child{font-weight:bold;white-space:nowrap;width:1%}
 p{margin:2pt 0;white-space:pre-line}
-.track td:first-child{font-weight:bold;white-space:nowrap;width:1%}
-.box{display:inline-block;width:10pt;height:10pt;border:1px solid #222;margin-right:2pt;
- font-size:5.5pt;color:#777;text-align:center;line-height:10pt;vertical-align:middle}
-.note{color:#777;font-size:8pt}
-.notes{border:1px solid #999;border-radius:2pt;min-height:35mm}
-.cards{display:grid;grid-template-columns:1fr 1fr;gap:8pt}
-.card{border:1px solid #222;border-radius:3pt;padding:6pt;font-size:8.5pt;break-inside:avoid}
-.card h1{font-size:12pt}.card table{font-size:8pt}
+.attrs{display:grid;grid-template-columns:repeat(auto-fit,minmax(20mm,1fr));gap:4pt}
+.attr{border:.8pt solid #1d232b;border-radius:2pt;text-align:center;padding:3pt 2pt}
+.attr small{display:block;font-size:6.8pt;font-weight:bold;color:#5f6670}
+.attr b{font-size:15pt}
+.values{column-count:2;column-gap:9pt}.values div{display:flex;border-bottom:.2pt solid #d4d8dd}
+.values span{flex:1}
+.track{display:flex;align-items:flex-end;gap:4pt;margin:4pt 0;break-inside:avoid}
+.track>b{width:22%;flex:none}.bands{display:flex;flex-wrap:wrap;gap:7pt}
+.band small{display:block;font-size:7pt;font-weight:bold;color:#5f6670;min-height:8pt}
+.box{display:inline-block;width:13pt;height:13pt;border:.8pt solid #1d232b;border-radius:1pt;
+ margin-right:1.6pt;font-size:7pt;color:#5f6670;text-align:center;line-height:12pt}
+.box.circle{border-radius:50%}
+.note{color:#5f6670;font-size:7pt;width:100%}
+.notes{border:.5pt solid #9aa0a6;min-height:24mm;
+ background:repeating-linear-gradient(#fff 0 calc(7mm - .3pt),#9aa0a6 calc(7mm - .3pt) 7mm)}
+.cards{column-count:2;column-gap:9pt}
+.card{break-inside:avoid;page-break-inside:avoid;border:.8pt solid #1d232b;
+ border-radius:3pt;margin:0 0 7pt;font-size:7.8pt;overflow:hidden}
+.card h1{font-size:10.5pt;margin:0;background:#1d232b;color:#fff;padding:3pt 5pt}
+.card .body{padding:1pt 5pt 5pt}.card section{margin-top:3pt}
+.card h2{background:none;color:#1d232b;border-bottom:.6pt solid #1d232b;padding:0;font-size:7.5pt}
+.card .box{width:8pt;height:8pt;line-height:7pt;font-size:4.5pt}.card .track{margin:2pt 0}
+.card .recipe{font-size:5.5pt}.card .track>b{width:28%}
+.card .attrs,.card .values{display:block;column-count:auto}
+.card .attr,.card .values div{display:inline;border:0;padding:0;margin-right:.7em}
+.card .attr small{display:inline;font-size:inherit;font-weight:normal;color:inherit}
+.card .attr b{font-size:inherit}.card .values span{margin-right:.25em}
+.rules{column-count:2;column-gap:9pt;font-size:7.8pt}
 @page{size:A4;margin:12mm}
 @media print{
  body{background:#fff}
@@ -217,9 +425,11 @@ p{margin:2pt 0;white-space:pre-line}
 
 
 def html(system, tables, items: Iterable[dict], count: int, step=None) -> str:
-    """The batch as one self-contained HTML page that also prints cleanly."""
+    """The batch as one self-contained HTML page that prints like the PDF: the same
+    components, sheets a page each, cards whole and packed two columns across."""
     doc = document(system, tables, items, count, step)
     esc = _html.escape
+    words = doc["words"]
     out = [
         "<!DOCTYPE html>",
         f'<html lang="{esc(doc["lang"])}"><head><meta charset="utf-8">',
@@ -229,55 +439,124 @@ def html(system, tables, items: Iterable[dict], count: int, step=None) -> str:
     ]
     for sheet in doc["sheets"]:
         out.append('<div class="page sheet">')
-        out.append(_html_doc(sheet, doc["words"], esc))
-        out.append(f'<h2>{esc(doc["words"]["notes"])}</h2><div class="notes"></div></div>')
-    if doc["cards"]:
-        out.append('<div class="page"><div class="cards">')
+        recipe = (
+            f'<div class="recipe">{esc(words["remake"])}: {esc(sheet["recipe"])}</div>'
+            if sheet["recipe"]
+            else ""
+        )
+        out.append(
+            f'<div class="head"><h1>{esc(sheet["title"])}</h1>'
+            f'<span class="game">{esc(doc["game"])}</span>{recipe}</div>'
+        )
+        run: list[str] = []
+        for sec in sheet["sections"]:
+            if sec["wide"]:
+                if run:
+                    out.append(f'<div class="cols">{"".join(run)}</div>')
+                    run = []
+                out.append(_html_section(sec, esc))
+            else:
+                run.append(_html_section(sec, esc))
+        if run:
+            out.append(f'<div class="cols">{"".join(run)}</div>')
+        out.append(_html_tracks(sheet["trackers"], words["trackers"], esc))
+        out.append(f'<section><h2>{esc(words["notes"])}</h2><div class="notes"></div></section>')
+        out.append("</div>")
+    if doc["cards"] or doc["rules"]:
+        out.append(f'<div class="page"><div class="head"><h1>{esc(doc["game"])}</h1></div>')
+        out.append('<div class="cards">')
         for card in doc["cards"]:
-            out.append(f'<div class="card">{_html_doc(card, doc["words"], esc)}</div>')
-        out.append("</div></div>")
+            recipe = f'<div class="recipe">{esc(card["recipe"])}</div>' if card["recipe"] else ""
+            body = "".join(_html_section(s, esc) for s in card["sections"])
+            tracks = _html_tracks(card["trackers"], words["trackers"], esc)
+            out.append(
+                f'<div class="card"><h1>{esc(card["title"])}</h1>'
+                f'<div class="body">{recipe}{body}{tracks}</div></div>'
+            )
+        out.append("</div>")
+        if doc["rules"]:
+            out.append(f'<section><h2>{esc(words["rules"])}</h2><div class="rules">')
+            for group in doc["rules"]:
+                entries = "".join(
+                    f"<p><b>{esc(name)}:</b> {esc(text)}</p>" if name else f"<p>{esc(text)}</p>"
+                    for name, text in group["entries"]
+                )
+                out.append(f"<section><h2>{esc(group['title'])}</h2>{entries}</section>")
+            out.append("</div></section>")
+        out.append("</div>")
     out.append("</body></html>\n")
     return "\n".join(out)
 
 
-def _html_doc(doc: dict, words: dict, esc) -> str:
-    parts = [f"<h1>{esc(doc['title'])}</h1>"]
-    if doc["subtitle"]:
-        parts.append(f'<div class="sub">{esc(doc["subtitle"])}</div>')
-    for group in doc["groups"]:
-        inner = "".join(_html_section(s, esc) for s in group)
-        parts.append(f'<div class="group">{inner}</div>' if len(group) > 1 else inner)
-    if doc["trackers"]:
-        rows = []
-        for t in doc["trackers"]:
-            boxes = "".join(
-                f'<span class="box">{i + 1 if t["numbered"] else ""}</span>'
-                for i in range(t["boxes"])
+def _wide(sec: dict) -> bool:
+    """Whether a sheet's section takes the page's width (boxes in a row, broad tables,
+    long texts) rather than half of it."""
+    return (
+        sec["component"] == "attributes"
+        or len(sec["headers"]) > 4
+        or len(sec["text"] or "") > 400
+        or any(len(c) > 60 for r in sec["rows"] for c in r[1:])
+    )
+
+
+def _html_tracks(rows: list[dict], title: str, esc) -> str:
+    if not rows:
+        return ""
+    out = [f"<section><h2>{esc(title)}</h2>"]
+    for t in rows:
+        bands = []
+        for g in t["groups"]:
+            shape = " circle" if g["shape"] == "circle" else ""
+            marks = "".join(
+                f'<span class="box{shape}">{g["first"] + i if g["numbered"] else ""}</span>'
+                for i in range(g["count"])
             )
-            note = f'<div class="note">{esc(t["note"])}</div>' if t["note"] else ""
-            rows.append(f"<tr><td>{esc(t['label'])}</td><td>{boxes}{note}</td></tr>")
-        parts.append(
-            f'<h2>{esc(words["trackers"])}</h2><table class="track">{"".join(rows)}</table>'
+            caption = f"<small>{esc(g['caption'])}</small>" if g["caption"] else "<small></small>"
+            bands.append(f'<span class="band">{caption}{marks}</span>')
+        note = f'<div class="note">{esc(t["note"])}</div>' if t["note"] else ""
+        out.append(
+            f'<div class="track"><b>{esc(t["label"])}</b>'
+            f'<div class="bands">{"".join(bands)}{note}</div></div>'
         )
-    return "\n".join(parts)
+    out.append("</section>")
+    return "".join(out)
+
+
+def _pairs(sec: dict) -> list[list[str]]:
+    return [
+        r[i : i + 2] for r in sec["rows"] for i in range(0, len(r), 2) if len(r[i : i + 2]) == 2
+    ]
 
 
 def _html_section(sec: dict, esc) -> str:
     parts = [f"<section><h2>{esc(sec['title'])}</h2>"]
     if sec["text"]:
         parts.append(f"<p>{esc(sec['text'])}</p>")
-    if sec["rows"]:
-        if sec["headers"]:
-            head = "".join(f"<th>{esc(h)}</th>" for h in sec["headers"])
-            body = "".join(
-                "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in sec["rows"]
-            )
-            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-        else:
-            body = "".join(
-                f"<tr><td>{esc(row[0])}</td><td>{esc('  '.join(row[1:]))}</td></tr>"
-                for row in sec["rows"]
-            )
-            parts.append(f'<table class="kv"><tbody>{body}</tbody></table>')
+    kind = sec["component"]
+    if sec["rows"] and kind == "attributes":
+        cells = "".join(
+            f'<div class="attr"><small>{esc(n)}</small> <b>{esc(v)}</b></div>'
+            for n, v in _pairs(sec)
+        )
+        parts.append(f'<div class="attrs">{cells}</div>')
+    elif sec["rows"] and kind == "values":
+        cells = "".join(f"<div><span>{esc(n)}</span> <b>{esc(v)}</b></div>" for n, v in _pairs(sec))
+        parts.append(f'<div class="values">{cells}</div>')
+    elif sec["rows"] and kind == "names":
+        parts.append(f"<p>{esc(' · '.join(r[0] for r in sec['rows']))}</p>")
+    elif sec["rows"] and sec["headers"]:
+        head = "".join(f"<th>{esc(h)}</th>" for h in sec["headers"])
+        body = "".join(
+            "<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in sec["rows"]
+        )
+        parts.append(
+            f'<table class="grid"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        )
+    elif sec["rows"]:
+        body = "".join(
+            f"<tr><td>{esc(row[0])}</td><td>{esc('  '.join(c for c in row[1:] if c))}</td></tr>"
+            for row in sec["rows"]
+        )
+        parts.append(f'<table class="kv"><tbody>{body}</tbody></table>')
     parts.append("</section>")
     return "".join(parts)

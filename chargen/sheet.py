@@ -66,6 +66,14 @@ PRINT_SPEC = Spec(
         "subfield": "str",  # for a dict of dicts: which number of each ({vaerdi, loft} -> loft)
         "numbered": "bool",  # print 1, 2, 3 ... in the boxes (a damage track)
         "kinds": "list[str]",  # pc, npc (default both)
+        "shape": "str",  # box (default) or circle (a resource spent and regained)
+        "bands": "list[int]",  # the boxes of each penalty band, in order (a damage track)
+        "band_names": "list[str]",  # each band's caption (its penalty)
+        # or, instead of a tracker, where the sheet shows a section: its title and
+        # component (attributes, grid, fields, text)
+        "section": "str",
+        "component": "str",
     },
-    description="What a printed sheet tracks during play: rows of boxes to fill in.",
+    description="What a printed sheet tracks during play: rows of boxes to fill in; "
+    "and which component shows a section.",
 )

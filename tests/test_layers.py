@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("tables",),
     ("labels", "conditions", "names"),
     ("dice", "render", "encode", "tomlfile", "slugs", "where"),
-    ("errors", "seeds", "cache", "__init__"),
+    ("errors", "seeds", "cache", "typeset", "pdfjoin", "__init__"),
 ]
 # Inside a game's package, top first: its declaration, its sheet and pack checks,
 # its NPCs, its creation steps, and the rules and constants they all share.

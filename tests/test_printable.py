@@ -54,12 +54,11 @@ def _pdf_text(data: bytes) -> tuple[int, str, list]:
 def _words(doc: dict) -> list[str]:
     """Every string a printed sheet or card must show."""
     out = [doc["title"]]
-    for group in doc["groups"]:
-        for sec in group:
-            out.append(sec["title"].upper())  # headings print in capitals
-            if sec["text"]:
-                out.append(sec["text"])
-            out += sec["headers"] + [cell for row in sec["rows"] for cell in row]
+    for sec in doc["sections"]:
+        out.append(sec["title"].upper())  # headings print in capitals
+        if sec["text"]:
+            out.append(sec["text"])
+        out += sec["headers"] + [cell for row in sec["rows"] for cell in row]
     out += [t["label"] for t in doc["trackers"]]
     return [w for w in out if _squash(w)]
 
@@ -262,12 +261,15 @@ def test_html_is_one_self_contained_page_with_every_word(system_id):
         assert not missing, (system_id, seed, missing[:5])
 
 
-def test_html_has_a_print_stylesheet_one_character_a_page_and_cards_in_a_grid():
+def test_html_has_a_print_stylesheet_one_character_a_page_and_cards_whole_and_packed():
     system, tables = _pack("matinee")
     page = printable.html(system, tables, _chars("matinee", "npc", 6, 1), 6)
     assert "@media print" in page and "break-after:page" in page
     assert page.count('class="card"') == 6
-    assert "grid-template-columns" in page
+    card_rule = re.search(r"\.card\{([^}]*)\}", page).group(1)
+    assert "break-inside:avoid" in card_rule
+    assert ".cards{column-count:2" in page  # packed like the PDF's columns, not grid rows
+    assert "h2{" in page and "break-after:avoid" in page  # a heading stays with its block
 
 
 def _chromium() -> str | None:
@@ -352,3 +354,101 @@ def test_printed_words_come_from_the_labels_file_in_the_games_language(system_id
     )
     words = {"sv": "Under spel", "da": "Under spillet", "hu": "Játék közben"}
     assert doc["words"]["trackers"] == words[system.language]
+
+
+def test_a_long_batch_is_set_in_chunks_and_joined_into_one_pdf(monkeypatch):
+    monkeypatch.setattr(printable, "CHUNK", 5)
+    system, tables = _pack("karma")
+    chars = _chars("karma", "npc", 12, 8)
+    data = printable.pdf(system, tables, chars, 12)
+    assert data == printable.pdf(system, tables, chars, 12)  # workers and all
+    pages, text, page_objs = _pdf_text(data)
+    pieces = [
+        printable.pdf(system, tables, chars[i : i + 5], len(chars[i : i + 5]))
+        for i in range(0, 12, 5)
+    ]
+    assert pages == sum(_pdf_text(p)[0] for p in pieces) >= 3
+    squashed = _squash(text)
+    assert all(_squash(c["name"]) in squashed for c in chars)
+    assert _squash("1–5 / 12") in squashed and _squash("11–12 / 12") in squashed
+    assert all((round(p.mediabox.width), round(p.mediabox.height)) == A4 for p in page_objs)
+
+
+def test_every_play_track_gets_its_boxes_power_points_and_shaken_too():
+    system, tables = _pack("savage")
+    arcane = 0
+    for char in _chars("savage", "pc", 200, 13):
+        rows = {t["label"]: t for t in printable.trackers(system, tables, char)}
+        assert rows["Megzavart"]["boxes"] == 1
+        power = (char.get("arkan_hatter") or {}).get("hatalompont")
+        assert (rows["Hatalompont"]["boxes"] if "Hatalompont" in rows else None) == power
+        arcane += power is not None
+    assert 10 < arcane < 190  # both kinds were seen
+    for char in _chars("savage", "npc", 50, 13):  # Extras too
+        labels = [t["label"] for t in printable.trackers(system, tables, char)]
+        assert "Megzavart" in labels
+    squad = _chars("savage", "npc", 5, 3, squad=True)
+    card = printable.document(system, tables, squad, 5)["cards"][0]
+    assert [t["label"] for t in card["trackers"]] == [c["name"] for c in squad]
+    for row in card["trackers"]:
+        assert "Megzavart" in [g["caption"] for g in row["groups"]]
+
+
+def test_a_damage_track_is_grouped_by_its_penalty_bands():
+    system, tables = _pack("matinee")
+    char = _chars("matinee", "pc", 1, 4)[0]
+    skada = next(t for t in printable.trackers(system, tables, char) if t["label"] == "Skada")
+    assert [g["count"] for g in skada["groups"]] == [4, 5, 5, 5, 5, 1]
+    assert [g["first"] for g in skada["groups"]] == [1, 5, 10, 15, 20, 25]
+    assert [g["caption"] for g in skada["groups"]][:2] == ["±0", "−1"]
+
+
+def test_rules_texts_the_cards_share_are_printed_once():
+    system, tables = _pack("lef")
+    chars = _chars("lef", "npc", 30, 6)
+    doc = printable.document(system, tables, chars, 30)
+    listed = [text for group in doc["rules"] for entry in group["entries"] for text in entry]
+    assert "En tilstand kan aldrig stige over sit loft" in listed
+    for card in doc["cards"]:  # no long text left on two cards
+        assert all(t["note"] is None for t in card["trackers"])
+    seen: dict[str, int] = {}
+    for card in doc["cards"]:
+        for sec in card["sections"]:
+            for cell in [c for r in sec["rows"] for c in r[1:]] + [sec["text"] or ""]:
+                if len(cell) >= printable.RULES_MIN:
+                    seen[cell] = seen.get(cell, 0) + 1
+    assert all(n == 1 for n in seen.values()), [t for t, n in seen.items() if n > 1][:3]
+    pages, text, _ = _pdf_text(printable.pdf(system, tables, chars, 30))
+    assert _squash(text).count(_squash("En tilstand kan aldrig stige over sit loft")) == 1
+
+
+def test_chromium_prints_every_card_whole(chromium, tmp_path):
+    """Each printed page of cards begins with a card's name: none runs on from the last."""
+    system, tables = _pack("lef")
+    chars = _chars("lef", "npc", 12, 3)
+    source = tmp_path / "cards.html"
+    source.write_text(printable.html(system, tables, chars, 12), encoding="utf-8")
+    printed = tmp_path / "cards.pdf"
+    _chromium_run(chromium, [f"--print-to-pdf={printed}", source.as_uri()], tmp_path)
+    reader = pypdf.PdfReader(printed)
+    names = {_squash(c["name"]) for c in chars}
+    rules = _squash(tables.labels("print_rules").upper())
+    for number, page in enumerate(reader.pages[1:], 2):
+        first = _squash(page.extract_text().strip().splitlines()[0])
+        assert first in names or first.upper().startswith(rules), (number, first)
+    assert len(reader.pages) <= 8
+
+
+def test_a_games_print_table_may_choose_a_sections_component(tmp_path):
+    result = run("karma", "pc", "--seed", "2", "-f", "html")
+    assert result.exit_code == 0, result.stderr
+    assert 'class="attrs"' in result.stdout  # Egenskaper: a few dice, in boxes
+    pack = tmp_path / "karma"
+    pack.mkdir()
+    (pack / "print.toml").write_text(
+        '[[entries]]\nid = "egenskaper"\nsection = "Egenskaper"\ncomponent = "fields"\n',
+        encoding="utf-8",
+    )
+    result = run("karma", "pc", "--seed", "2", "-f", "html", "--tables", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert 'class="attrs"' not in result.stdout and "Egenskaper" in result.stdout
