@@ -62,7 +62,7 @@ format_option = click.option(
     type=SlugChoice(FORMATS),
     default="table",
     show_default=True,
-    help="table (sheet or roster), json (array), jsonl (one object per line), markdown.",
+    help="table, json (array), jsonl (one object per line), markdown.",
 )
 width_option = click.option(
     "--width",
@@ -80,8 +80,8 @@ tables_option = click.option(
 )
 
 
-def common_options(func: Callable) -> Callable:
-    """The options every generating command takes."""
+def common_options(func: Callable, format_help: str = "") -> Callable:
+    """The options every generating command takes; `format_help` lists its formats."""
     options = [
         click.option(
             "-n",
@@ -101,13 +101,12 @@ def common_options(func: Callable) -> Callable:
             "-f",
             "--format",
             "fmt",
+            # every format is accepted, so that one this system lacks is refused naming
+            # the systems that have it; the help lists only this command's own
             type=SlugChoice(FORMATS + PRINT_FORMATS + formats.names()),
             default="table",
             show_default=True,
-            help="table (sheet or roster), json (array), jsonl (one object per line), markdown;"
-            " html and pdf (printable sheets and NPC cards); where a system has them: "
-            + ", ".join(f"{e.id} ({e.help})" for e in formats.FORMATS.values())
-            + ".",
+            help=format_help,
         ),
         click.option(
             "-o",
@@ -299,8 +298,21 @@ def _generate_command(system, kind: str, step) -> click.Command:
             is_flag=True,
             help="Show every option of this step with its effects.",
         )(command)
-    command = common_options(command)
+    command = common_options(command, _format_help(system, step))
     return click.command(name, help=helptext)(command)
+
+
+def _format_help(system, step) -> str:
+    """The -f help of one system's command: exactly the formats it has."""
+    own = [
+        f"{e.id} ({e.help})"
+        for e in formats.FORMATS.values()
+        if e.supports(system.id) and (step is None or not e.whole_characters)
+    ]
+    return (
+        "table (sheet or roster), json (array), jsonl (one object per line), markdown, "
+        "html and pdf (printable sheets and NPC cards)" + "".join(f", {o}" for o in own) + "."
+    )
 
 
 def _overlay_paths(tables_dirs) -> list:
@@ -436,14 +448,58 @@ def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:
 # -- roll ------------------------------------------------------------------
 
 
+def roll_options(func: Callable) -> Callable:
+    """The options `roll` takes: only those it uses (no names, tables or printables)."""
+    options = [
+        click.option(
+            "-n",
+            "--count",
+            type=click.IntRange(1, MAX_COUNT),
+            default=1,
+            show_default=True,
+            help="How many times to roll each expression (1 to 1,000,000); streams.",
+        ),
+        click.option(
+            "--seed",
+            type=click.IntRange(0, SEED_LIMIT - 1),
+            default=None,
+            help="Integer seed: the same seed and version give the same rolls.",
+        ),
+        format_option,
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(),
+            default=None,
+            help="Write to FILE (atomically) instead of stdout.",
+        ),
+        width_option,
+        click.option(
+            "--odds",
+            is_flag=True,
+            help="Instead of rolling: each total's exact chance, at least and at most, the mean.",
+        ),
+        click.option(
+            "--depth",
+            type=click.IntRange(0, 100),
+            default=None,
+            help="With --odds: how many times one die may ace (default 3; the roller's is 100).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 @cli.command("roll")
 @click.argument("expressions", nargs=-1, required=True)
-@common_options
-def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs, width) -> None:
+@roll_options
+def roll_command(expressions, count, seed, fmt, output, width, odds, depth) -> None:
     """Roll dice: 2T10, 3d6, 2k6, d66, d6! (aces), 4d6kh3, 2d20kl1, 1T6-1.
 
     Each roll is one object {"expression", "total", "dice"}; -n rolls each
-    expression that many times.
+    expression that many times. --odds prints each expression's exact
+    distribution instead.
     """
     import random
 
@@ -451,26 +507,32 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs, wid
     from chargen.dice import parse
     from chargen.seeds import draw_seed
 
-    formats.lookup(fmt, None)  # -f foundry and the like are for characters
-    if fmt in PRINT_FORMATS:
-        raise ChargenError(
-            f"-f {fmt} prints characters; a roll takes table, json, jsonl or markdown"
-        )
-    from click.core import ParameterSource
-
-    given = click.get_current_context().get_parameter_source
-    for flag, key in (("--locale", "locale"), ("--tables", "tables_dirs")):
-        if given(key) == ParameterSource.COMMANDLINE:  # CHARGEN_TABLES in the environment is fine
-            raise click.UsageError(
-                f"chargen roll does not use {flag}: dice need no names or tables"
-            )
     parsed = [parse(e) for e in expressions]
+    if odds:
+        return _roll_odds(parsed, fmt, output, width, depth)
+    if depth is not None:
+        raise click.UsageError("--depth goes with --odds")
     rng = random.Random(draw_seed() if seed is None else seed)
     rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)
     if fmt in ("json", "jsonl"):
         chunks = out.json_array(rolls) if fmt == "json" else out.jsonl(rolls)
     else:
         chunks = _roll_rows(rolls, fmt == "markdown", parsed)
+    with out.destination(output) as stream:
+        out.write(chunks, stream)
+
+
+def _roll_odds(parsed, fmt: str, output, width, depth) -> None:
+    """`roll --odds`: one exact table per expression (chargen/odds.py)."""
+    from chargen import output as out
+    from chargen.odds import DEFAULT_DEPTH, odds, odds_text
+
+    tables = [odds(d, DEFAULT_DEPTH if depth is None else depth) for d in parsed]
+    if fmt in ("json", "jsonl"):
+        rows = (t.as_json() for t in tables)
+        chunks = out.json_array(rows) if fmt == "json" else out.jsonl(rows)
+    else:
+        chunks = [odds_text(tables, fmt == "markdown", width or out.terminal_width())]
     with out.destination(output) as stream:
         out.write(chunks, stream)
 
