@@ -23,6 +23,7 @@ from chargen.errors import (
     PipeClosed,
     TableError,
     Terminated,
+    did_you_mean,
 )
 from chargen.systems import available, describe, load
 
@@ -46,7 +47,12 @@ class SlugChoice(click.ParamType):
 
         slug = normalize(value)
         if slug not in self.choices:
-            self.fail(f"'{value}' is not valid. Valid: {', '.join(self.choices)}", param, ctx)
+            self.fail(
+                f"'{value}' is not valid{did_you_mean(slug, list(self.choices))}. "
+                f"Valid: {', '.join(self.choices)}",
+                param,
+                ctx,
+            )
         return slug
 
     def shell_complete(self, ctx, param, incomplete):
@@ -70,10 +76,45 @@ width_option = click.option(
     default=None,
     help="Width of table and markdown text (default: COLUMNS on a terminal, else 80).",
 )
+
+
+class PackDir(click.Path):
+    """A table pack folder. One named by CHARGEN_TABLES that cannot serve is exit 2
+    naming the variable, not `--tables`, which the user never typed."""
+
+    def __init__(self) -> None:
+        super().__init__(exists=True, file_okay=False)
+
+    def convert(self, value, param, ctx):
+        from click.core import ParameterSource
+
+        if ctx is None or ctx.get_parameter_source(param.name) != ParameterSource.ENVIRONMENT:
+            return super().convert(value, param, ctx)
+        from pathlib import Path
+
+        from chargen.tables import pack_problems
+
+        path = Path(value)
+        why = (
+            "does not exist"
+            if not path.exists()
+            else "is a file, not a folder"
+            if not path.is_dir()
+            else "; ".join(p.text for p in pack_problems(path, available()))
+        )
+        if why:
+            raise ChargenError(
+                f"CHARGEN_TABLES names an unusable table pack: '{value}' {why} "
+                f"(CHARGEN_TABLES is one or more pack folders DIR/SYSTEM/*.toml, "
+                f"separated by '{os.pathsep}'; unset it to use the built-in tables)"
+            )
+        return value
+
+
 tables_option = click.option(
     "--tables",
     "tables_dirs",
-    type=click.Path(exists=True, file_okay=False),
+    type=PackDir(),
     multiple=True,
     envvar="CHARGEN_TABLES",
     help="A table pack (DIR/SYSTEM/*.toml) laid over the built-in tables. Also CHARGEN_TABLES.",
@@ -161,8 +202,10 @@ class RootGroup(click.Group):
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            valid = self.list_commands(ctx)
             raise click.UsageError(
-                f"unknown system or command '{name}'. Valid: {', '.join(self.list_commands(ctx))}",
+                f"unknown system or command '{name}'{did_you_mean(name, valid)}. "
+                f"Valid: {', '.join(valid)}",
                 ctx,
             )
         return super().resolve_command(ctx, args)
@@ -195,8 +238,10 @@ class StepGroup(click.Group):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
             shown = name if len(name) <= 60 else name[:57] + "..."
+            valid = self.list_commands(ctx)
             raise click.UsageError(
-                f"unknown command or step '{shown}'. Valid: {', '.join(self.list_commands(ctx))}",
+                f"unknown command or step '{shown}'{did_you_mean(name, valid)}. "
+                f"Valid: {', '.join(valid)}",
                 ctx,
             )
         return super().resolve_command(ctx, args)
@@ -291,12 +336,14 @@ def _generate_command(system, kind: str, step) -> click.Command:
         is_flag=True,
         help="Ask for each choice on the terminal, showing the options and their effects.",
     )(command)
-    if step is not None:
+    if step is not None or kind == "npc":
         command = click.option(
             "--list",
             "list_tables",
             is_flag=True,
-            help="Show every option of this step with its effects.",
+            help="Show every option of this step with its effects."
+            if step is not None
+            else "Show the NPC templates (--template), one line each.",
         )(command)
     command = common_options(command, _format_help(system, step))
     return click.command(name, help=helptext)(command)
@@ -383,6 +430,8 @@ def run_generate(
     export = None if list_tables else formats.lookup(fmt, system.id, step)
     export_values = formats.values_for(export, system.id, chosen) | {"width": width}
     pack = load_tables(system, tables_dirs)
+    if list_tables and step is None:
+        return show_templates(system, pack, fmt, output, width)
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output, width)
     if locale is not None:
@@ -431,6 +480,17 @@ def run_generate(
         return
     with out.destination(output) as stream:
         out.write(out.render(system, pack, items, fmt, count, step, width), stream)
+
+
+def show_templates(system, pack, fmt, output, width: int = 80) -> None:
+    """`SYSTEM npc --list`: the table behind the system's --template, a row each."""
+    from chargen import output as out
+
+    option = next((o for o in system.npc_options if o.name == "template" and o.table), None)
+    if option is None:
+        raise ChargenError(f"{system.id} has no NPC templates to list")
+    with out.destination(output) as stream:
+        out.write(out.templates_listing(pack[option.table], fmt, pack, width), stream)
 
 
 def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:
@@ -793,7 +853,7 @@ def main(argv: list[str] | None = None) -> None:
             raise
         if isinstance(exc, OutputError) and exc.stdout:
             _quiet_stdout()  # nothing more to write there, and no error again at exit
-        click.echo(f"chargen: error: {exc}", err=True)
+        click.echo(f"chargen: {exc.error_word}: {exc}", err=True)
         sys.exit(2)
     except (PipeClosed, BrokenPipeError):
         _quiet_stdout()
