@@ -234,3 +234,45 @@ def odds_text(tables: list[Odds], markdown: bool, width: int = 80) -> str:
 
 def _number(value: Fraction) -> str:
     return f"{float(value):.4f}".rstrip("0").rstrip(".")
+
+
+class Estimate(NamedTuple):
+    """How often a random character matched: `matches` of `samples`, with the Wilson
+    score interval at `confidence` (it stays inside 0..1 and is honest at 0 matches)."""
+
+    samples: int
+    matches: int
+    low: float
+    high: float
+    confidence: float = 0.95
+
+    @property
+    def rate(self) -> float:
+        return self.matches / self.samples
+
+    def as_json(self) -> dict:
+        return {
+            "samples": self.samples,
+            "matches": self.matches,
+            "rate": self.rate,
+            "low": self.low,
+            "high": self.high,
+            "confidence": self.confidence,
+        }
+
+
+Z95 = 1.959963984540054  # the normal quantile for a two-sided 95 % interval
+
+
+def wilson(matches: int, samples: int) -> Estimate:
+    """The share `matches / samples` with its 95 % Wilson score interval."""
+    if not 0 <= matches <= samples or samples < 1:
+        raise ValueError(f"{matches} of {samples}")
+    p, z2 = matches / samples, Z95 * Z95
+    centre = (p + z2 / (2 * samples)) / (1 + z2 / samples)
+    half = (
+        Z95 * math.sqrt(p * (1 - p) / samples + z2 / (4 * samples * samples)) / (1 + z2 / samples)
+    )
+    low = 0.0 if matches == 0 else max(0.0, centre - half)
+    high = 1.0 if matches == samples else min(1.0, centre + half)
+    return Estimate(samples, matches, low, high)

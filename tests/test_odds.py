@@ -217,3 +217,42 @@ def test_odds_refuse_what_is_too_large_and_depth_without_odds():
     assert_usage_error(run("roll", "100d100kh50", "--odds"), "too large for --odds")
     assert_usage_error(run("roll", "2d6", "--depth", "2"), "--depth goes with --odds")
     assert run("roll", "d6!", "--odds", "--depth", "100").exit_code == 0
+
+
+# -- estimates from samples (--where ... --odds) --------------------------------------
+
+
+def test_wilson_interval_matches_its_closed_form_and_known_values():
+    import math
+
+    from chargen.odds import Z95, wilson
+
+    half = wilson(50, 100)
+    assert (round(half.low, 4), round(half.high, 4)) == (0.4038, 0.5962)
+    none = wilson(0, 100)
+    assert none.low == 0 and round(none.high, 4) == 0.037  # z^2 / (n + z^2)
+    assert none.high == pytest.approx(Z95**2 / (100 + Z95**2))
+    every = wilson(20, 20)
+    assert every.high == 1 and every.low == pytest.approx(20 / (20 + Z95**2))
+    for k, n in [(1, 7), (13, 40), (999, 1000), (3210, 10000)]:
+        e = wilson(k, n)
+        p = k / n
+        # the interval's ends solve (p - q)^2 = z^2 q (1 - q) / n
+        for q in (e.low, e.high):
+            assert math.isclose((p - q) ** 2, Z95**2 * q * (1 - q) / n, rel_tol=1e-9, abs_tol=1e-15)
+        assert e.low < p < e.high
+
+
+def test_wilson_covers_the_true_rate_about_95_percent_of_the_time():
+    import random
+
+    from chargen.odds import wilson
+
+    rng = random.Random(21)
+    rate, n, trials = 0.3, 200, 2000
+    covered = 0
+    for _ in range(trials):
+        k = sum(rng.random() < rate for _ in range(n))
+        e = wilson(k, n)
+        covered += e.low <= rate <= e.high
+    assert 0.93 <= covered / trials <= 0.97
