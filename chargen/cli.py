@@ -32,6 +32,7 @@ FORMATS = ("table", "json", "jsonl", "markdown")
 PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
 MAX_COUNT = 1_000_000
 WHERE_TRIES = 50_000  # characters --where tries at least (1,000 per match asked, if more)
+ODDS_SAMPLES = 10_000  # characters `--where ... --odds` samples unless --samples says
 NAMES_KEPT = 50_000  # names --where remembers to keep its matches' unique (flat memory)
 SEED_LIMIT = 2**53
 _debug = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
@@ -405,6 +406,7 @@ def _generate_command(system, kind: str, step) -> click.Command:
             "'grundegenskaper.psyke >= 4 and \"munk\" in bakgrunder'; -n N is N matches, "
             f"from at most {WHERE_TRIES:,} (or 1,000 per match asked) tries.",
         )(command)
+        command = where_odds_options(command)
     command = click.option(
         "--reroll",
         "reroll",
@@ -504,6 +506,8 @@ def run_generate(
     width: int | None = None,
     reroll: tuple[str, ...] = (),
     where: str | None = None,
+    odds: bool = False,
+    samples: int = ODDS_SAMPLES,
     **chosen,
 ) -> None:
     from chargen import output as out
@@ -536,6 +540,12 @@ def run_generate(
     if where is not None:
         condition = where_condition(system, kind, options, where, interactive)
     batch_seed = draw_seed() if seed is None else seed
+    if odds or samples != ODDS_SAMPLES:
+        from functools import partial
+
+        make = partial(generate, system, pack, kind, options)
+        more = {"variants": variants, "unique_names": False}
+        return where_odds(make, more, condition, samples, batch_seed, locale, count, fmt, output)
     items = generate(
         system,
         pack,
@@ -573,6 +583,68 @@ def run_generate(
         return
     with out.destination(output) as stream:
         out.write(out.render(system, pack, items, fmt, count, step, width), stream)
+
+
+def where_odds_options(func: Callable) -> Callable:
+    """--odds and --samples: how often a random character satisfies --where."""
+    func = click.option(
+        "--samples",
+        type=click.IntRange(1, MAX_COUNT),
+        default=ODDS_SAMPLES,
+        show_default=True,
+        help="With --where and --odds: how many random characters the estimate is made from.",
+    )(func)
+    return click.option(
+        "--odds",
+        is_flag=True,
+        help="With --where: how often a random character matches, estimated from --samples "
+        "characters, with its 95% interval.",
+    )(func)
+
+
+def where_odds(make, more: dict, condition, samples: int, seed: int, locale, count, fmt, output):
+    """`--where EXPR --odds`: `samples` random characters, each made alone from its own
+    seed (as --where makes them), counted as they stream; the share that matches with
+    its Wilson interval."""
+    from chargen import output as out
+    from chargen import where as conditions
+    from chargen.odds import wilson
+
+    if condition is None:
+        raise click.UsageError("--odds and --samples estimate how often --where EXPR matches")
+    if count != 1:
+        raise click.UsageError("--odds counts matches among --samples N characters; -n is not used")
+    if fmt not in FORMATS:
+        raise ChargenError(f"--where ... --odds prints a table, json, jsonl or markdown, not {fmt}")
+    matches, first = 0, []
+    items = make(samples, seed, locale, None, None, **more)
+    for tried, char in enumerate(out.progress(items, samples), 1):
+        if condition.holds(char):
+            matches += 1
+        elif not matches and tried <= 200:  # a path no character reaches is a mistake
+            first.append(char)
+            if tried == min(200, samples):
+                why = conditions.unreached(condition.paths, first)
+                if why:
+                    raise ChargenError(why)
+    estimate = wilson(matches, samples)
+    row = {"where": condition.text, "seed": seed, **estimate.as_json()}
+    if fmt in ("json", "jsonl"):
+        chunks = out.json_array([row]) if fmt == "json" else out.jsonl([row])
+    else:
+        chunks = [_estimate_text(row, fmt == "markdown")]
+    with out.destination(output) as stream:
+        out.write(chunks, stream)
+
+
+def _estimate_text(row: dict, markdown: bool) -> str:
+    from chargen.odds import percent
+
+    share = f"{percent(row['rate'])} ({percent(row['low'])} to {percent(row['high'])}, 95%)"
+    line = f"{row['matches']:,} of {row['samples']:,} random characters matched: {share}"
+    if markdown:
+        return f"`--where {row['where']}`: {line}; seed {row['seed']}.\n"
+    return f"--where {row['where']}\n{line}\nseed {row['seed']} (--seed gives the same sample)\n"
 
 
 def where_tries(count: int) -> int:

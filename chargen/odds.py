@@ -199,7 +199,7 @@ def _combine(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     return merged
 
 
-def percent(chance: Fraction) -> str:
+def percent(chance: Fraction | float) -> str:
     """A chance in percent to four significant digits ("2.778%", "100%", "0.0001286%")."""
     if chance == 0:
         return "0%"

@@ -18,6 +18,7 @@ from conftest import assert_usage_error, run
 
 from chargen.dice import MAX_ACES, parse
 from chargen.odds import odds, percent
+from chargen.systems import load
 
 
 def die_outcomes(sides: int, aces: bool, depth: int) -> list[tuple[int, Fraction]]:
@@ -256,3 +257,64 @@ def test_wilson_covers_the_true_rate_about_95_percent_of_the_time():
         e = wilson(k, n)
         covered += e.low <= rate <= e.high
     assert 0.93 <= covered / trials <= 0.97
+
+
+@pytest.mark.parametrize(
+    "system_id,kind,where",
+    [
+        ("karma", "pc", "egenskaper.stark >= 4"),
+        ("matinee", "pc", "grundegenskaper.psyke >= 4"),
+        ("savage", "npc", "alaptulajdonsagok.ero >= d8"),
+        ("lef", "pc", "talenter.styrke >= 10 or talenter.fysik >= 10"),
+        ("spelsystemet", "npc", "lp > 12"),
+    ],
+)
+def test_where_odds_count_the_matches_among_the_stated_samples(system_id, kind, where):
+    from chargen import where as conditions
+    from chargen.procedure import generate
+
+    result = run(
+        system_id, kind, "--where", where, "--odds", "--samples", "300", "--seed", "9", "-f", "json"
+    )
+    assert result.exit_code == 0, result.stderr
+    (got,) = json.loads(result.stdout)
+    system = load(system_id)
+    chars = generate(
+        system, system.tables(), kind, {}, 300, 9, None, None, None, unique_names=False
+    )
+    condition = conditions.parse(where)
+    want = sum(condition.holds(c) for c in chars)
+    assert (got["samples"], got["matches"], got["where"], got["seed"]) == (300, want, where, 9)
+    assert got["low"] <= got["rate"] <= got["high"] and got["confidence"] == 0.95
+    assert 0 < want < 300, "a condition that tells something"
+
+
+def test_where_odds_at_the_extremes_and_in_words():
+    always = json.loads(
+        run(
+            "karma", "pc", "--where", "karma >= 0", "--odds", "--samples", "50", "-f", "json"
+        ).stdout
+    )[0]
+    assert always["matches"] == 50 and always["high"] == 1 and always["low"] > 0.9
+    never = json.loads(
+        run(
+            "karma", "pc", "--where", "karma > 1000", "--odds", "--samples", "50", "-f", "json"
+        ).stdout
+    )[0]
+    assert never["matches"] == 0 and never["low"] == 0 and 0 < never["high"] < 0.1
+    text = run(
+        "karma", "pc", "--where", "karma >= 0", "--odds", "--samples", "40", "--seed", "4"
+    ).stdout
+    assert (
+        "40 of 40 random characters matched: 100% (91.24% to 100%, 95%)" in text
+        and "seed 4" in text
+    )
+
+
+def test_where_odds_refuse_what_they_cannot_do():
+    assert_usage_error(run("karma", "pc", "--odds"), "--where")
+    assert_usage_error(run("karma", "pc", "--where", "karma > 1", "--odds", "-n", "3"), "--samples")
+    assert_usage_error(
+        run("karma", "pc", "--where", "nope > 1", "--odds", "--samples", "300"), "nope"
+    )
+    assert_usage_error(run("karma", "pc", "--where", "karma > 1", "--odds", "-f", "pdf"), "pdf")
