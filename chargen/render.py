@@ -33,7 +33,7 @@ _ONE_COLUMN = re.compile(r"[\x00-\u02ff]*")
 def display_width(text: str) -> int:
     """The columns `text` takes on a terminal: East Asian wide and fullwidth characters
     two, combining marks and other zero-width characters none, the rest one."""
-    if _ONE_COLUMN.fullmatch(text):
+    if text.isascii() or _ONE_COLUMN.fullmatch(text):  # isascii is a flag CPython keeps
         return len(text)
     return sum(_char_width(ch) for ch in text)
 
@@ -46,10 +46,14 @@ def _char_width(ch: str) -> int:
 
 def ljust(text: str, width: int) -> str:
     """`text` padded with spaces to `width` columns (str.ljust counts characters)."""
+    if text.isascii():
+        return text.ljust(width)
     return text + " " * (width - display_width(text))
 
 
 def rjust(text: str, width: int) -> str:
+    if text.isascii():
+        return text.rjust(width)
     return " " * (width - display_width(text)) + text
 
 
@@ -85,8 +89,14 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
     with a '-' at each break; `first` starts line one, `indent` every later line.
     Words joined by a no-break space stay on one line while they fit on one (and are
     printed with a plain space). Explicit line breaks in `text` are kept."""
-    width = max(width, display_width(indent) + 2, display_width(first) + 2)
-    dw = display_width
+    text = str(text)
+    # one column a character (nearly always): plain len, as fast as before
+    dw = (
+        len
+        if _ONE_COLUMN.fullmatch(text) and indent.isascii() and first.isascii()
+        else display_width
+    )
+    width = max(width, dw(indent) + 2, dw(first) + 2)
     out: list[str] = []
     for n, paragraph in enumerate(str(text).split("\n")):
         lead = first if n == 0 else indent
@@ -109,12 +119,12 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
             while dw(line) + dw(word) > width:
                 cut = width - dw(line) - 1
                 # a compound breaks at its own hyphen
-                own = word.rfind("-", 0, fit_prefix(word, cut + 1))
+                own = word.rfind("-", 0, cut + 1 if dw is len else fit_prefix(word, cut + 1))
                 if own > 0:
                     out.append(line + word[: own + 1])
                     word = word[own + 1 :]
                 else:
-                    keep = fit_prefix(word, cut)
+                    keep = cut if dw is len else fit_prefix(word, cut)
                     out.append(line + word[:keep] + "-")
                     word = word[keep:]
                 line = indent
