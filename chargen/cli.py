@@ -789,7 +789,8 @@ def roll_options(func: Callable) -> Callable:
             "--depth",
             type=click.IntRange(0, 100),
             default=None,
-            help="With --odds: how many times one die may ace (default 3; the roller's is 100).",
+            help="How many extra rolls one aceing die may add (default: 100 when rolling, "
+            "3 for --odds).",
         ),
     ]
     for option in reversed(options):
@@ -810,16 +811,15 @@ def roll_command(expressions, count, seed, fmt, output, width, odds, depth) -> N
     import random
 
     from chargen import output as out
-    from chargen.dice import parse
+    from chargen.dice import MAX_ACES, parse
     from chargen.seeds import draw_seed
 
     parsed = [parse(e) for e in expressions]
     if odds:
         return _roll_odds(parsed, fmt, output, width, depth)
-    if depth is not None:
-        raise click.UsageError("--depth goes with --odds")
     rng = random.Random(draw_seed() if seed is None else seed)
-    rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)
+    most = MAX_ACES if depth is None else depth
+    rolls = (d.roll(rng, most).as_json() for _ in range(count) for d in parsed)
     if fmt in ("json", "jsonl"):
         chunks = out.json_array(rolls) if fmt == "json" else out.jsonl(rolls)
     else:

@@ -216,7 +216,6 @@ def test_odds_as_table_and_markdown():
 def test_odds_refuse_what_is_too_large_and_depth_without_odds():
     assert_usage_error(run("roll", "100d1000", "--odds"), "too large for --odds")
     assert_usage_error(run("roll", "100d100kh50", "--odds"), "too large for --odds")
-    assert_usage_error(run("roll", "2d6", "--depth", "2"), "--depth goes with --odds")
     assert run("roll", "d6!", "--odds", "--depth", "100").exit_code == 0
 
 
@@ -318,3 +317,14 @@ def test_where_odds_refuse_what_they_cannot_do():
         run("karma", "pc", "--where", "nope > 1", "--odds", "--samples", "300"), "nope"
     )
     assert_usage_error(run("karma", "pc", "--where", "karma > 1", "--odds", "-f", "pdf"), "pdf")
+
+
+def test_depth_caps_the_roller_as_it_caps_the_odds():
+    rolls = json.loads(
+        run("roll", "d2!", "-n", "3000", "--depth", "2", "--seed", "1", "-f", "json").stdout
+    )
+    totals = {r["total"] for r in rolls}
+    assert totals <= set(exact("d2!", 2)) and max(totals) == 6  # 2 + 2 + a last 2 kept
+    assert all(len(r["dice"]) <= 3 for r in rolls)
+    free = json.loads(run("roll", "d2!", "-n", "3000", "--seed", "1", "-f", "json").stdout)
+    assert max(r["total"] for r in free) > 6
