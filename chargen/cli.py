@@ -158,8 +158,12 @@ def common_options(func: Callable, format_help: str = "") -> Callable:
             "--output",
             type=click.Path(),
             default=None,
-            help="Write to FILE (atomically) instead of stdout; -f foundry with -n 2 or more: "
-            "a new folder DIR.",
+            help="Write to FILE (atomically) instead of stdout"
+            + (
+                "; -f foundry with -n 2 or more: a new folder DIR."
+                if " foundry (" in format_help
+                else "."
+            ),
         ),
         click.option(
             "--locale",

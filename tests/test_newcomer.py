@@ -110,6 +110,8 @@ def test_format_help_lists_exactly_the_formats_each_command_has(system_id):
             assert (f" {export.id} (" in shown) == has, (command, export.id, shown)
         for builtin in ("table", "json", "jsonl", "markdown", "html", "pdf"):
             assert builtin in shown
+        output = _help(system_id, command).split("-o, --output")[1].split("--locale")[0]
+        assert ("foundry" in output) == (" foundry (" in shown), output
 
 
 def test_roll_help_lists_only_the_four_formats_roll_has():
