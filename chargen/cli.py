@@ -758,6 +758,25 @@ def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:
 # -- roll ------------------------------------------------------------------
 
 
+class RollFormat(SlugChoice):
+    """roll's four formats; a character format is refused saying what it is for."""
+
+    def __init__(self) -> None:
+        super().__init__(FORMATS)
+
+    def convert(self, value, param, ctx):
+        from chargen.slugs import normalize
+
+        slug = normalize(value)
+        if slug in PRINT_FORMATS:
+            raise ChargenError(
+                f"-f {slug} prints characters; a roll takes table, json, jsonl or markdown"
+            )
+        if slug in formats.names():
+            formats.lookup(slug, None)  # exit 2 naming the systems that have it
+        return super().convert(value, param, ctx)
+
+
 def roll_options(func: Callable) -> Callable:
     """The options `roll` takes: only those it uses (no names, tables or printables)."""
     options = [
@@ -775,7 +794,15 @@ def roll_options(func: Callable) -> Callable:
             default=None,
             help="Integer seed: the same seed and version give the same rolls.",
         ),
-        format_option,
+        click.option(
+            "-f",
+            "--format",
+            "fmt",
+            type=RollFormat(),
+            default="table",
+            show_default=True,
+            help="table, json (array), jsonl (one object per line), markdown.",
+        ),
         click.option(
             "-o",
             "--output",

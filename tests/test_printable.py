@@ -219,7 +219,7 @@ def test_without_typst_pdf_says_what_to_install(monkeypatch):
 
 
 def test_roll_refuses_printable_formats():
-    assert_usage_error(run("roll", "2T10", "-f", "pdf"), "'pdf' is not valid")
+    assert_usage_error(run("roll", "2T10", "-f", "pdf"), "-f pdf prints characters")
 
 
 def test_a_pack_may_replace_the_print_table_and_it_is_checked(tmp_path):
