@@ -24,6 +24,7 @@ from chargen.errors import (
     PipeClosed,
     TableError,
     Terminated,
+    did_you_mean,
 )
 from chargen.systems import available, describe, load
 
@@ -31,6 +32,7 @@ FORMATS = ("table", "json", "jsonl", "markdown")
 PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
 MAX_COUNT = 1_000_000
 WHERE_TRIES = 50_000  # characters --where tries at least (1,000 per match asked, if more)
+ODDS_SAMPLES = 10_000  # characters `--where ... --odds` samples unless --samples says
 NAMES_KEPT = 50_000  # names --where remembers to keep its matches' unique (flat memory)
 SEED_LIMIT = 2**53
 _debug = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
@@ -49,7 +51,12 @@ class SlugChoice(click.ParamType):
 
         slug = normalize(value)
         if slug not in self.choices:
-            self.fail(f"'{value}' is not valid. Valid: {', '.join(self.choices)}", param, ctx)
+            self.fail(
+                f"'{value}' is not valid{did_you_mean(slug, list(self.choices))}. "
+                f"Valid: {', '.join(self.choices)}",
+                param,
+                ctx,
+            )
         return slug
 
     def shell_complete(self, ctx, param, incomplete):
@@ -65,7 +72,7 @@ format_option = click.option(
     type=SlugChoice(FORMATS),
     default="table",
     show_default=True,
-    help="table (sheet or roster), json (array), jsonl (one object per line), markdown.",
+    help="table, json (array), jsonl (one object per line), markdown.",
 )
 width_option = click.option(
     "--width",
@@ -73,18 +80,53 @@ width_option = click.option(
     default=None,
     help="Width of table and markdown text (default: COLUMNS on a terminal, else 80).",
 )
+
+
+class PackDir(click.Path):
+    """A table pack folder. One named by CHARGEN_TABLES that cannot serve is exit 2
+    naming the variable, not `--tables`, which the user never typed."""
+
+    def __init__(self) -> None:
+        super().__init__(exists=True, file_okay=False)
+
+    def convert(self, value, param, ctx):
+        from click.core import ParameterSource
+
+        if ctx is None or ctx.get_parameter_source(param.name) != ParameterSource.ENVIRONMENT:
+            return super().convert(value, param, ctx)
+        from pathlib import Path
+
+        from chargen.tables import pack_problems
+
+        path = Path(value)
+        why = (
+            "does not exist"
+            if not path.exists()
+            else "is a file, not a folder"
+            if not path.is_dir()
+            else "; ".join(p.text for p in pack_problems(path, available()))
+        )
+        if why:
+            raise ChargenError(
+                f"CHARGEN_TABLES names an unusable table pack: '{value}' {why} "
+                f"(CHARGEN_TABLES is one or more pack folders DIR/SYSTEM/*.toml, "
+                f"separated by '{os.pathsep}'; unset it to use the built-in tables)"
+            )
+        return value
+
+
 tables_option = click.option(
     "--tables",
     "tables_dirs",
-    type=click.Path(exists=True, file_okay=False),
+    type=PackDir(),
     multiple=True,
     envvar="CHARGEN_TABLES",
     help="A table pack (DIR/SYSTEM/*.toml) laid over the built-in tables. Also CHARGEN_TABLES.",
 )
 
 
-def common_options(func: Callable) -> Callable:
-    """The options every generating command takes."""
+def common_options(func: Callable, format_help: str = "") -> Callable:
+    """The options every generating command takes; `format_help` lists its formats."""
     options = [
         click.option(
             "-n",
@@ -104,21 +146,24 @@ def common_options(func: Callable) -> Callable:
             "-f",
             "--format",
             "fmt",
+            # every format is accepted, so that one this system lacks is refused naming
+            # the systems that have it; the help lists only this command's own
             type=SlugChoice(FORMATS + PRINT_FORMATS + formats.names()),
             default="table",
             show_default=True,
-            help="table (sheet or roster), json (array), jsonl (one object per line), markdown;"
-            " html and pdf (printable sheets and NPC cards); where a system has them: "
-            + ", ".join(f"{e.id} ({e.help})" for e in formats.FORMATS.values())
-            + ".",
+            help=format_help,
         ),
         click.option(
             "-o",
             "--output",
             type=click.Path(),
             default=None,
-            help="Write to FILE (atomically) instead of stdout; -f foundry with -n 2 or more: "
-            "a new folder DIR.",
+            help="Write to FILE (atomically) instead of stdout"
+            + (
+                "; -f foundry with -n 2 or more: a new folder DIR."
+                if " foundry (" in format_help
+                else "."
+            ),
         ),
         click.option(
             "--locale",
@@ -183,8 +228,10 @@ class RootGroup(click.Group):
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            valid = self.list_commands(ctx)
             raise click.UsageError(
-                f"unknown system or command '{name}'. Valid: {', '.join(self.list_commands(ctx))}",
+                f"unknown system or command '{name}'{did_you_mean(name, valid)}. "
+                f"Valid: {', '.join(valid)}",
                 ctx,
             )
         return super().resolve_command(ctx, args)
@@ -232,8 +279,10 @@ class StepGroup(click.Group):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
             shown = name if len(name) <= 60 else name[:57] + "..."
+            valid = self.list_commands(ctx)
             raise click.UsageError(
-                f"unknown command or step '{shown}'. Valid: {', '.join(self.list_commands(ctx))}",
+                f"unknown command or step '{shown}'{did_you_mean(name, valid)}. "
+                f"Valid: {', '.join(valid)}",
                 ctx,
             )
         return super().resolve_command(ctx, args)
@@ -375,6 +424,7 @@ def _generate_command(system, kind: str, step) -> click.Command:
             "'grundegenskaper.psyke >= 4 and \"munk\" in bakgrunder'; -n N is N matches, "
             f"from at most {WHERE_TRIES:,} (or 1,000 per match asked) tries.",
         )(command)
+        command = where_odds_options(command)
     command = click.option(
         "--reroll",
         "reroll",
@@ -388,15 +438,30 @@ def _generate_command(system, kind: str, step) -> click.Command:
         is_flag=True,
         help="Ask for each choice on the terminal, showing the options and their effects.",
     )(command)
-    if step is not None:
+    if step is not None or kind == "npc":
         command = click.option(
             "--list",
             "list_tables",
             is_flag=True,
-            help="Show every option of this step with its effects.",
+            help="Show every option of this step with its effects."
+            if step is not None
+            else "Show the NPC templates (--template), one line each.",
         )(command)
-    command = common_options(command)
+    command = common_options(command, _format_help(system, step))
     return click.command(name, help=helptext)(command)
+
+
+def _format_help(system, step) -> str:
+    """The -f help of one system's command: exactly the formats it has."""
+    own = [
+        f"{e.id} ({e.help})"
+        for e in formats.FORMATS.values()
+        if e.supports(system.id) and (step is None or not e.whole_characters)
+    ]
+    return (
+        "table (sheet or roster), json (array), jsonl (one object per line), markdown, "
+        "html and pdf (printable sheets and NPC cards)" + "".join(f", {o}" for o in own) + "."
+    )
 
 
 def _overlay_paths(tables_dirs) -> list:
@@ -459,6 +524,8 @@ def run_generate(
     width: int | None = None,
     reroll: tuple[str, ...] = (),
     where: str | None = None,
+    odds: bool = False,
+    samples: int = ODDS_SAMPLES,
     campaign_path: str | None = None,
     tag: str | None = None,
     **chosen,
@@ -470,6 +537,8 @@ def run_generate(
     export = None if list_tables else formats.lookup(fmt, system.id, step)
     export_values = formats.values_for(export, system.id, chosen) | {"width": width}
     pack = load_tables(system, tables_dirs)
+    if list_tables and step is None:
+        return show_templates(system, pack, fmt, output, width)
     if list_tables:
         return show_step_tables(system, step, pack, fmt, output, width)
     if locale is not None:
@@ -490,6 +559,14 @@ def run_generate(
     if where is not None:
         condition = where_condition(system, kind, options, where, interactive)
     batch_seed = draw_seed() if seed is None else seed
+    if odds or samples != ODDS_SAMPLES:
+        from functools import partial
+
+        from chargen.procedure import generate
+
+        make = partial(generate, system, pack, kind, options)
+        more = {"variants": variants, "unique_names": False}
+        return where_odds(make, more, condition, samples, batch_seed, locale, count, fmt, output)
     run = Run(system, pack, kind, options, count, batch_seed, locale, prompter, step)
     run.variants, run.condition = variants, condition
     run.tables_given = tuple(str(p) for p in _overlay_paths(tables_dirs))
@@ -613,6 +690,68 @@ def emit(
         out.write(out.render(system, pack, items, fmt, count, step, width), stream)
 
 
+def where_odds_options(func: Callable) -> Callable:
+    """--odds and --samples: how often a random character satisfies --where."""
+    func = click.option(
+        "--samples",
+        type=click.IntRange(1, MAX_COUNT),
+        default=ODDS_SAMPLES,
+        show_default=True,
+        help="With --where and --odds: how many random characters the estimate is made from.",
+    )(func)
+    return click.option(
+        "--odds",
+        is_flag=True,
+        help="With --where: how often a random character matches, estimated from --samples "
+        "characters, with its 95% interval.",
+    )(func)
+
+
+def where_odds(make, more: dict, condition, samples: int, seed: int, locale, count, fmt, output):
+    """`--where EXPR --odds`: `samples` random characters, each made alone from its own
+    seed (as --where makes them), counted as they stream; the share that matches with
+    its Wilson interval."""
+    from chargen import output as out
+    from chargen import where as conditions
+    from chargen.odds import wilson
+
+    if condition is None:
+        raise click.UsageError("--odds and --samples estimate how often --where EXPR matches")
+    if count != 1:
+        raise click.UsageError("--odds counts matches among --samples N characters; -n is not used")
+    if fmt not in FORMATS:
+        raise ChargenError(f"--where ... --odds prints a table, json, jsonl or markdown, not {fmt}")
+    matches, first = 0, []
+    items = make(samples, seed, locale, None, None, **more)
+    for tried, char in enumerate(out.progress(items, samples), 1):
+        if condition.holds(char):
+            matches += 1
+        elif not matches and tried <= 200:  # a path no character reaches is a mistake
+            first.append(char)
+            if tried == min(200, samples):
+                why = conditions.unreached(condition.paths, first)
+                if why:
+                    raise ChargenError(why)
+    estimate = wilson(matches, samples)
+    row = {"where": condition.text, "seed": seed, **estimate.as_json()}
+    if fmt in ("json", "jsonl"):
+        chunks = out.json_array([row]) if fmt == "json" else out.jsonl([row])
+    else:
+        chunks = [_estimate_text(row, fmt == "markdown")]
+    with out.destination(output) as stream:
+        out.write(chunks, stream)
+
+
+def _estimate_text(row: dict, markdown: bool) -> str:
+    from chargen.odds import percent
+
+    share = f"{percent(row['rate'])} ({percent(row['low'])} to {percent(row['high'])}, 95%)"
+    line = f"{row['matches']:,} of {row['samples']:,} random characters matched: {share}"
+    if markdown:
+        return f"`--where {row['where']}`: {line}; seed {row['seed']}.\n"
+    return f"--where {row['where']}\n{line}\nseed {row['seed']} (--seed gives the same sample)\n"
+
+
 def where_tries(count: int) -> int:
     return max(WHERE_TRIES, 1000 * count)
 
@@ -694,6 +833,17 @@ def reroll_variants(system, kind: str, step, words) -> dict[str, int]:
     return variants
 
 
+def show_templates(system, pack, fmt, output, width: int = 80) -> None:
+    """`SYSTEM npc --list`: the table behind the system's --template, a row each."""
+    from chargen import output as out
+
+    option = next((o for o in system.npc_options if o.name == "template" and o.table), None)
+    if option is None:
+        raise ChargenError(f"{system.id} has no NPC templates to list")
+    with out.destination(output) as stream:
+        out.write(out.templates_listing(pack[option.table], fmt, pack, width), stream)
+
+
 def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:
     import fnmatch
 
@@ -709,46 +859,118 @@ def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:
 # -- roll ------------------------------------------------------------------
 
 
+class RollFormat(SlugChoice):
+    """roll's four formats; a character format is refused saying what it is for."""
+
+    def __init__(self) -> None:
+        super().__init__(FORMATS)
+
+    def convert(self, value, param, ctx):
+        from chargen.slugs import normalize
+
+        slug = normalize(value)
+        if slug in PRINT_FORMATS:
+            raise ChargenError(
+                f"-f {slug} prints characters; a roll takes table, json, jsonl or markdown"
+            )
+        if slug in formats.names():
+            formats.lookup(slug, None)  # exit 2 naming the systems that have it
+        return super().convert(value, param, ctx)
+
+
+def roll_options(func: Callable) -> Callable:
+    """The options `roll` takes: only those it uses (no names, tables or printables)."""
+    options = [
+        click.option(
+            "-n",
+            "--count",
+            type=click.IntRange(1, MAX_COUNT),
+            default=1,
+            show_default=True,
+            help="How many times to roll each expression (1 to 1,000,000); streams.",
+        ),
+        click.option(
+            "--seed",
+            type=click.IntRange(0, SEED_LIMIT - 1),
+            default=None,
+            help="Integer seed: the same seed and version give the same rolls.",
+        ),
+        click.option(
+            "-f",
+            "--format",
+            "fmt",
+            type=RollFormat(),
+            default="table",
+            show_default=True,
+            help="table, json (array), jsonl (one object per line), markdown.",
+        ),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(),
+            default=None,
+            help="Write to FILE (atomically) instead of stdout.",
+        ),
+        width_option,
+        click.option(
+            "--odds",
+            is_flag=True,
+            help="Instead of rolling: each total's exact chance, at least and at most, the mean.",
+        ),
+        click.option(
+            "--depth",
+            type=click.IntRange(0, 100),
+            default=None,
+            help="How many extra rolls one aceing die may add (default: 100 when rolling, "
+            "3 for --odds).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 @cli.command("roll")
 @click.argument("expressions", nargs=-1, required=True)
-@common_options
-def roll_command(
-    expressions, count, seed, fmt, output, locale, tables_dirs, width, campaign_path, tag
-) -> None:
+@roll_options
+def roll_command(expressions, count, seed, fmt, output, width, odds, depth) -> None:
     """Roll dice: 2T10, 3d6, 2k6, d66, d6! (aces), 4d6kh3, 2d20kl1, 1T6-1.
 
     Each roll is one object {"expression", "total", "dice"}; -n rolls each
-    expression that many times.
+    expression that many times. --odds prints each expression's exact
+    distribution instead.
     """
     import random
 
     from chargen import output as out
-    from chargen.dice import parse
+    from chargen.dice import MAX_ACES, parse
     from chargen.seeds import draw_seed
 
-    formats.lookup(fmt, None)  # -f foundry and the like are for characters
-    if fmt in PRINT_FORMATS:
-        raise ChargenError(
-            f"-f {fmt} prints characters; a roll takes table, json, jsonl or markdown"
-        )
-    from click.core import ParameterSource
-
-    given = click.get_current_context().get_parameter_source
-    for flag, key in (("--campaign", "campaign_path"), ("--tag", "tag")):
-        if given(key) == ParameterSource.COMMANDLINE:  # CHARGEN_CAMPAIGN is fine here too
-            raise click.UsageError(f"chargen roll does not use {flag}: a campaign keeps characters")
-    for flag, key in (("--locale", "locale"), ("--tables", "tables_dirs")):
-        if given(key) == ParameterSource.COMMANDLINE:  # CHARGEN_TABLES in the environment is fine
-            raise click.UsageError(
-                f"chargen roll does not use {flag}: dice need no names or tables"
-            )
     parsed = [parse(e) for e in expressions]
+    if odds:
+        return _roll_odds(parsed, fmt, output, width, depth)
     rng = random.Random(draw_seed() if seed is None else seed)
-    rolls = (d.roll(rng).as_json() for _ in range(count) for d in parsed)
+    most = MAX_ACES if depth is None else depth
+    rolls = (d.roll(rng, most).as_json() for _ in range(count) for d in parsed)
     if fmt in ("json", "jsonl"):
         chunks = out.json_array(rolls) if fmt == "json" else out.jsonl(rolls)
     else:
         chunks = _roll_rows(rolls, fmt == "markdown", parsed)
+    with out.destination(output) as stream:
+        out.write(chunks, stream)
+
+
+def _roll_odds(parsed, fmt: str, output, width, depth) -> None:
+    """`roll --odds`: one exact table per expression (chargen/odds.py)."""
+    from chargen import output as out
+    from chargen.odds import DEFAULT_DEPTH, odds, odds_text
+
+    tables = [odds(d, DEFAULT_DEPTH if depth is None else depth) for d in parsed]
+    if fmt in ("json", "jsonl"):
+        rows = (t.as_json() for t in tables)
+        chunks = out.json_array(rows) if fmt == "json" else out.jsonl(rows)
+    else:
+        chunks = [odds_text(tables, fmt == "markdown", width or out.terminal_width())]
     with out.destination(output) as stream:
         out.write(chunks, stream)
 
@@ -1286,7 +1508,7 @@ def main(argv: list[str] | None = None) -> None:
             raise
         if isinstance(exc, OutputError) and exc.stdout:
             _quiet_stdout()  # nothing more to write there, and no error again at exit
-        click.echo(f"chargen: error: {exc}", err=True)
+        click.echo(f"chargen: {exc.error_word}: {exc}", err=True)
         sys.exit(2)
     except (PipeClosed, BrokenPipeError):
         _quiet_stdout()

@@ -125,8 +125,9 @@ class Dice(NamedTuple):
             raise DiceError(f"'{self.text}' aces and has no maximum")
         return self.span[1]
 
-    def roll(self, rng) -> Roll:
-        """Roll every term with `rng` (a random.Random) and add the modifier."""
+    def roll(self, rng, depth: int = MAX_ACES) -> Roll:
+        """Roll every term with `rng` (a random.Random) and add the modifier; an aceing
+        die adds at most `depth` extra rolls."""
         rand = rng.random
         total = self.modifier
         faces: list[int] = []
@@ -147,7 +148,7 @@ class Dice(NamedTuple):
                     value = face
                     faces.append(face)
                     extra = 0
-                    while term.aces and face == sides and extra < MAX_ACES:
+                    while term.aces and face == sides and extra < depth:
                         face = int(rand() * sides) + 1
                         faces.append(face)
                         value += face

@@ -10,11 +10,40 @@ from typing import NamedTuple
 
 
 class ChargenError(Exception):
-    """Bad usage or bad input: the message names what is wrong and where."""
+    """Bad usage or bad input: the message names what is wrong and where.
+
+    `error_word` starts the printed line (`chargen: error: ...`); a message written
+    in a game's language gives that language's word (its labels' `words.error`).
+    """
+
+    error_word = "error"
+
+    def __init__(self, *args: object, error_word: str | None = None) -> None:
+        super().__init__(*args)
+        if error_word:
+            self.error_word = error_word
 
 
 class DiceError(ChargenError):
     """A dice expression that cannot be parsed or is over the limits."""
+
+
+def did_you_mean(value: object, valid: list[str]) -> str:
+    """ " (did you mean 'munk'?)" for the valid name nearest a mistyped one, else "".
+
+    A name in `valid` may be qualified ("karma/bakgrunder"): its last part counts too.
+    """
+    if not isinstance(value, str) or not value or len(value) > 100:
+        return ""
+    import difflib  # only when a name is wrong
+
+    wanted = value.strip().lower().replace("-", "_").replace(" ", "_")
+    forms: dict[str, str] = {}
+    for name in valid:
+        forms.setdefault(name.lower(), name)
+        forms.setdefault(name.rsplit("/", 1)[-1].lower(), name)
+    near = difflib.get_close_matches(wanted, list(forms), n=1, cutoff=0.6)
+    return f" (did you mean '{forms[near[0]]}'?)" if near else ""
 
 
 class ChoiceError(ChargenError):
@@ -25,7 +54,7 @@ class ChoiceError(ChargenError):
         if why:
             text = f"{what} '{value}' is not allowed here: {why}"
         else:
-            text = f"unknown {what} '{value}'"
+            text = f"unknown {what} '{value}'" + did_you_mean(value, self.valid)
         if self.valid:
             text += f". Valid: {', '.join(self.valid)}"
         super().__init__(text)

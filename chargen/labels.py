@@ -43,6 +43,8 @@ WORDS = (
     "setting",
     "value",
     "entries",
+    "error",  # `chargen: error:` before a message written in the game's language
+    "description",
 )
 PROMPTS = (
     "one",

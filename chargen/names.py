@@ -21,7 +21,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from chargen.cache import cache_dir, read_sealed, write_sealed
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, did_you_mean
 
 # Latin letters for Cyrillic names (a plain scholarly-style romanisation).
 _CYRILLIC = dict(
@@ -270,7 +270,8 @@ def unknown_locale(locale: object) -> ChargenError:
     shown = repr(locale) if not isinstance(locale, str) else f"'{locale[:MAX_LOCALE_SHOWN]}'"
     if isinstance(locale, str) and len(locale) > MAX_LOCALE_SHOWN:
         shown = shown[:-1] + "...'"
-    return ChargenError(f"unknown locale {shown}. Valid: {', '.join(locales())}")
+    near = did_you_mean(locale, locales())
+    return ChargenError(f"unknown locale {shown}{near}. Valid: {', '.join(locales())}")
 
 
 @lru_cache(maxsize=32)

@@ -79,9 +79,11 @@ def roster(
             if seeds and len(cols) - 1 not in keep:  # each seed on a line under its row
                 notes = [f"{GAP_WORD}{labels.word('seed')} {r[-1]}" for r in rows]
             numeric = [_numeric([r[k] for r in body]) for k in range(len(keep))]
-            from chargen.render import fit_widths
+            from chargen.render import display_width, fit_widths
 
-            natural = [max([widths[k]] + [len(r[k]) for r in body]) for k in range(len(keep))]
+            natural = [
+                max([widths[k]] + [display_width(r[k]) for r in body]) for k in range(len(keep))
+            ]
             final = fit_widths(natural, widths, max(width, 20))
             text = "\n".join(roster_lines(heads, final, body, numeric, notes))
         return text + "\n" if first else "\n" + text + "\n"
@@ -738,6 +740,24 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         ]
         yield layout([Section(title, rows=rows, headers=heads, text=text)], markdown, width=width)
         yield "\n"
+
+
+def templates_listing(table, fmt: str, pack, width: int = 80) -> Iterator[str]:
+    """`SYSTEM npc --list`: one row per NPC template, the id to give `--template`,
+    its name and the first sentence of its description."""
+    rows = []
+    for entry in table.entries:
+        text = " ".join(_text(entry.get("description")).split())
+        first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+        rows.append(
+            {"template": entry["id"], "name": _text(entry.get("name")), "description": first}
+        )
+    if fmt in ("json", "jsonl"):
+        yield from json_array(rows) if fmt == "json" else jsonl(rows)
+        return
+    labels = pack.labels
+    heads = ["--template", labels.word("name"), labels.word("description")]
+    yield grid([list(r.values()) for r in rows], heads, fmt == "markdown", width)
 
 
 def _text_list(value: Any) -> str:

@@ -7,7 +7,7 @@ KP, tilstande, Sebek, karma dice, ...) as boxes to fill in during play; NPCs
 print as cards, several to a page, and a Savage squad as one card naming its
 members. The trackers are data: each system's `print.toml` lists them.
 
-The PDF is made by typst (`pip install 'chargen[pdf]'`), from a template shipped
+The PDF is made by typst (the `pdf` extra: `pip install '.[pdf]'`), from a template shipped
 with the package (`sheet.typ`) and the sheet as JSON, with typst's embedded fonts
 only, so the same seed gives the same bytes on every machine.
 """
@@ -322,7 +322,10 @@ def pdf(system, tables, items: Iterable[dict], count: int, step=None) -> bytes:
     import importlib.util
 
     if importlib.util.find_spec("typst") is None:
-        raise ChargenError("-f pdf needs typst: pip install 'chargen[pdf]' (or pip install typst)")
+        raise ChargenError(
+            "-f pdf needs typst, which is not installed: pip install typst "
+            "(in a checkout of chargen: pip install '.[pdf]', which pins it)"
+        )
     from chargen.pdfjoin import join
     from chargen.typeset import typeset, typeset_many
 

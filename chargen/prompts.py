@@ -89,11 +89,13 @@ class Prompter:
         line = (self.stdin or sys.stdin).readline()
         if not line:
             err.write("\n")
-            raise PromptClosed(self.labels.prompt("closed"))
+            raise PromptClosed(self.labels.prompt("closed"), error_word=self.labels.word("error"))
         return line.strip()
 
     def _retry(self, what: str) -> ChargenError:
-        return ChargenError(self.labels.prompt("tries", what=what))
+        return ChargenError(
+            self.labels.prompt("tries", what=what), error_word=self.labels.word("error")
+        )
 
     def _invalid(self, answer: str) -> None:
         self.say("  " + self.labels.prompt("invalid", answer=answer))

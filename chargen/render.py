@@ -9,6 +9,7 @@ imports importlib.metadata), a third of a whole sheet's run.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -22,6 +23,50 @@ HANG = "  "  # the hanging indent of a wrapped paragraph
 
 NBSP = "\u00a0"  # joins words that must stay on one line ("Tung pistol +1": the +1)
 _BREAKS = re.compile(r"[^\S\u00a0]+")
+
+
+# Text below U+0300 (Latin with its diacritics: å ö ő ű æ) is one column a character,
+# the common case, checked at C speed; anything else is counted character by character.
+_ONE_COLUMN = re.compile(r"[\x00-\u02ff]*")
+
+
+def display_width(text: str) -> int:
+    """The columns `text` takes on a terminal: East Asian wide and fullwidth characters
+    two, combining marks and other zero-width characters none, the rest one."""
+    if text.isascii() or _ONE_COLUMN.fullmatch(text):  # isascii is a flag CPython keeps
+        return len(text)
+    return sum(_char_width(ch) for ch in text)
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def ljust(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` columns (str.ljust counts characters)."""
+    if text.isascii():
+        return text.ljust(width)
+    return text + " " * (width - display_width(text))
+
+
+def rjust(text: str, width: int) -> str:
+    if text.isascii():
+        return text.rjust(width)
+    return " " * (width - display_width(text)) + text
+
+
+def fit_prefix(text: str, columns: int) -> int:
+    """How many characters of `text` fit in `columns` (at least one)."""
+    if _ONE_COLUMN.fullmatch(text):
+        return max(1, min(columns, len(text)))
+    used = 0
+    for n, ch in enumerate(text):
+        used += _char_width(ch)
+        if used > columns:
+            return max(1, n)
+    return len(text)
 
 
 def words(text: str) -> list[str]:
@@ -44,7 +89,14 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
     with a '-' at each break; `first` starts line one, `indent` every later line.
     Words joined by a no-break space stay on one line while they fit on one (and are
     printed with a plain space). Explicit line breaks in `text` are kept."""
-    width = max(width, len(indent) + 2, len(first) + 2)
+    text = str(text)
+    # one column a character (nearly always): plain len, as fast as before
+    dw = (
+        len
+        if _ONE_COLUMN.fullmatch(text) and indent.isascii() and first.isascii()
+        else display_width
+    )
+    width = max(width, dw(indent) + 2, dw(first) + 2)
     out: list[str] = []
     for n, paragraph in enumerate(str(text).split("\n")):
         lead = first if n == 0 else indent
@@ -53,26 +105,28 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
         queue = words(paragraph)[::-1]
         while queue:
             word = queue.pop()
-            if NBSP in word and len(indent) + len(word) > width and "-" not in word:
+            if NBSP in word and dw(indent) + dw(word) > width and "-" not in word:
                 queue += word.split(NBSP)[::-1]  # too long for any line: its parts
                 continue
-            room = width - len(line) - (0 if fresh else 1)
-            if len(word) <= room:
+            room = width - dw(line) - (0 if fresh else 1)
+            if dw(word) <= room:
                 line = line + word if fresh else f"{line} {word}"
                 fresh = False
                 continue
             if not fresh:
                 out.append(line)
                 line, fresh = indent, True
-            while len(line) + len(word) > width:
-                cut = width - len(line) - 1
-                own = word.rfind("-", 0, cut + 1)  # a compound breaks at its own hyphen
+            while dw(line) + dw(word) > width:
+                cut = width - dw(line) - 1
+                # a compound breaks at its own hyphen
+                own = word.rfind("-", 0, cut + 1 if dw is len else fit_prefix(word, cut + 1))
                 if own > 0:
                     out.append(line + word[: own + 1])
                     word = word[own + 1 :]
                 else:
-                    out.append(line + word[:cut] + "-")
-                    word = word[cut:]
+                    keep = cut if dw is len else fit_prefix(word, cut)
+                    out.append(line + word[:keep] + "-")
+                    word = word[keep:]
                 line = indent
             line, fresh = line + word, False
         out.append(line.rstrip() if not fresh else lead.rstrip())
@@ -89,7 +143,7 @@ def _is_number(text: str) -> bool:
 
 
 def _longest_word(lines: Sequence[str]) -> int:
-    return max((len(w) for line in lines for w in words(line)), default=0)
+    return max((display_width(w) for line in lines for w in words(line)), default=0)
 
 
 # -- tables ----------------------------------------------------------------------
@@ -135,7 +189,7 @@ def table_lines(
         cells = [line for r in body for line in r[i].split("\n")]
         if headers:
             cells += head[i].split("\n")
-        longest = max((len(c) for c in cells), default=0)
+        longest = max((display_width(c) for c in cells), default=0)
         natural.append(longest)
         short = longest <= 10 or numeric[i] or i < wrap_from
         floors.append(longest if short else min(max(_longest_word(cells), 8), longest))
@@ -148,7 +202,7 @@ def table_lines(
             parts = []
             for i, w in enumerate(wrapped):
                 text = w[n] if n < len(w) else ""
-                parts.append(text.rjust(widths[i]) if numeric[i] else text.ljust(widths[i]))
+                parts.append(rjust(text, widths[i]) if numeric[i] else ljust(text, widths[i]))
             out.append(GAP.join(parts).rstrip())
 
     if headers:
@@ -189,13 +243,13 @@ def section_text(sections: Iterable, markdown: bool, title: str = "", width: int
             out += [f"# {md_inline(title)}", ""]
         else:
             lines = wrap(title, width)
-            out += [*lines, "=" * min(max(len(x) for x in lines), width), ""]
+            out += [*lines, "=" * min(max(display_width(x) for x in lines), width), ""]
     for section in sections:
         if markdown:
             out += [f"## {md_inline(section.title)}", ""]
         else:
             lines = wrap(section.title, width)
-            out += [*lines, "-" * min(max(len(x) for x in lines), width)]
+            out += [*lines, "-" * min(max(display_width(x) for x in lines), width)]
         if section.text:
             for paragraph in str(section.text).split("\n"):
                 if markdown:
@@ -244,16 +298,16 @@ def items_lines(items: Sequence[tuple[Any, Any]], width: int, markdown: bool) ->
             out.append(line + (f": {md_inline(text)}" if text else ""))
         return out
     names = [cell_text(n) for n, _ in items]
-    col = min(max((len(n) for n in names), default=0), max(width // 3, 10))
+    col = min(max((display_width(n) for n in names), default=0), max(width // 3, 10))
     out = []
     for name, (_, text) in zip(names, items, strict=True):
         text = cell_text(text)
-        if len(name) > col:  # a long name stands on its own line, the text under it
+        if display_width(name) > col:  # a long name stands on its own line, the text under it
             out += wrap(name, width, HANG)
             if text:
                 out += wrap(text, width, " " * (col + len(GAP)), " " * (col + len(GAP)))
             continue
-        lead = name.ljust(col) + GAP
+        lead = ljust(name, col) + GAP
         out += wrap(text, width, " " * len(lead), lead) if text else [name]
     return out
 
@@ -275,12 +329,15 @@ def choose_columns(
     the lowest-priority columns are dropped until the row fits.
     """
     n = len(columns)
-    body_width = [max((len(r[i]) for r in cells), default=0) for i in range(n)]
+    body_width = [max((display_width(r[i]) for r in cells), default=0) for i in range(n)]
     # a wrap column narrows to 12, or to its longest word (up to 16) so that words such
     # as "Kulsprutepistol" are not broken; the most important (priority 9: the name) to
     # 22, so that a person's name stays on one line while other columns give way
     narrow = [
-        min(max(12, max((len(w) for r in cells for w in _BREAKS.split(r[i])), default=0)), 16)
+        min(
+            max(12, max((display_width(w) for r in cells for w in _BREAKS.split(r[i])), default=0)),
+            16,
+        )
         if columns[i].priority < 9
         else 22
         for i in range(n)
@@ -293,7 +350,7 @@ def choose_columns(
         def widths(wrapped: bool) -> list[int]:
             out = []
             for i in keep:
-                head = len(forms[i][level[i]])
+                head = display_width(forms[i][level[i]])
                 body = body_width[i]
                 if wrapped and columns[i].wrap:
                     body = min(body, narrow[i])
@@ -318,7 +375,7 @@ def choose_columns(
             return heads, natural
         # shrink only the wrap columns
         floors = [
-            w if not columns[i].wrap else max(len(heads[k]), min(w, narrow[i]))
+            w if not columns[i].wrap else max(display_width(heads[k]), min(w, narrow[i]))
             for k, (i, w) in enumerate(zip(keep, natural, strict=True))
         ]
         return heads, fit_widths(natural, floors, width)
@@ -351,7 +408,7 @@ def roster_lines(
             parts = []
             for i, w in enumerate(wrapped):
                 text = w[n] if n < len(w) else ""
-                parts.append(text.rjust(widths[i]) if numeric[i] else text.ljust(widths[i]))
+                parts.append(rjust(text, widths[i]) if numeric[i] else ljust(text, widths[i]))
             yield GAP.join(parts).rstrip()
 
     yield from emit(headers)

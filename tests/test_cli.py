@@ -116,7 +116,7 @@ def test_table_format_is_a_sheet_for_one_and_a_roster_for_many():
     roster = run("karma", "npc", "-n", "5", "--seed", "1").stdout.split("\n\n")[0].splitlines()
     assert roster[0].split()[:2] == ["Namn", "Mall"] and len(roster) == 2 + 5 * 2
     # at 80 columns each member's seed has a line of its own under its row
-    assert [line.split()[0] for line in roster[3::2]] == ["Seed"] * 5
+    assert [line.split()[0] for line in roster[3::2]] == ["Frö"] * 5  # karma's word for seed
 
 
 def test_markdown_sheet_and_roster():
@@ -125,7 +125,7 @@ def test_markdown_sheet_and_roster():
     text = run("karma", "npc", "-n", "4", "--seed", "1", "-f", "markdown").stdout
     roster = text.split("\n\n")[0].splitlines()
     assert roster[0].startswith("| Namn") and roster[1].startswith("| --") and len(roster) == 6
-    assert roster[0].endswith("| Seed |") and "Gör om: `chargen karma npc --seed <Seed>`" in text
+    assert roster[0].endswith("| Frö |") and "Gör om: `chargen karma npc --seed <Frö>`" in text
 
 
 def test_long_roster_is_written_in_chunks_with_every_row():
@@ -135,7 +135,7 @@ def test_long_roster_is_written_in_chunks_with_every_row():
     rows = [
         line
         for line in result.stdout.splitlines()
-        if re.search(r" \d( |$)", line) and not line.startswith("  Seed ")
+        if re.search(r" \d( |$)", line) and not line.startswith("  Frö ")
     ]
     assert len(rows) == output.ROSTER_CHUNK + 10
 

@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("steering",),  # the choices pinned by options, kept possible
     ("sheet",),  # Section, Part, Column: what a sheet is made of
     ("tables",),
-    ("labels", "conditions", "names"),
+    ("labels", "conditions", "names", "odds"),
     ("dice", "render", "encode", "tomlfile", "slugs", "where"),
     ("errors", "seeds", "cache", "typeset", "pdfjoin", "__init__"),
 ]

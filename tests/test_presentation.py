@@ -486,7 +486,8 @@ def test_interactive_closed_stdin_is_exit_2_with_one_line(sid):
     assert run.code == 2
     assert run.stdout == ""
     last = [line for line in run.stderr.splitlines() if line.strip()][-1]
-    assert last == "chargen: error: " + pack.labels.prompts["closed"]
+    # the message is in the game's language, and so is its "error"
+    assert last == f"chargen: {pack.labels.words['error']}: " + pack.labels.prompts["closed"]
     assert "Traceback" not in run.stderr and "interrupted" not in run.stderr
 
 

@@ -212,11 +212,13 @@ def test_a_pdf_is_not_written_to_a_terminal():
 
 def test_without_typst_pdf_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "typst", None)
-    assert_usage_error(run("karma", "pc", "-f", "pdf", "-o", "x.pdf"), "chargen[pdf]")
+    assert_usage_error(
+        run("karma", "pc", "-f", "pdf", "-o", "x.pdf"), "pip install typst", "'.[pdf]'"
+    )
 
 
 def test_roll_refuses_printable_formats():
-    assert_usage_error(run("roll", "2T10", "-f", "pdf"), "-f pdf")
+    assert_usage_error(run("roll", "2T10", "-f", "pdf"), "-f pdf prints characters")
 
 
 def test_a_pack_may_replace_the_print_table_and_it_is_checked(tmp_path):
