@@ -53,6 +53,7 @@ PROMPTS = (
     "edit_add",
     "drawn",
     "invalid",
+    "clash",
     "closed",
     "tries",
 )

@@ -513,6 +513,13 @@ def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
     from chargen.tables import bare_kind
 
     kind = re.sub(r"\[[-\d.]*\.\.[-\d.]*\]", "", bare_kind(kind))  # int[1..9] -> int
+    if kind.startswith("list[list[") and isinstance(value, list):
+        # alternatives by row: "a / b; c / d" (one of each row)
+        rows = (
+            " / ".join(field_value(kind[10:-2].rstrip("+]"), key, v, labels, pack) for v in row)
+            for row in value
+        )
+        return "; ".join(rows) or labels.word("none")
     if kind.startswith("list[") and isinstance(value, list):
         shown = ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
         return shown or labels.word("none")  # "Avståndsvapen: inga", not "Avståndsvapen: "

@@ -113,7 +113,7 @@ SPECS = {
             "kedvelt_hatalmak": "list[id:hatalmak]",
             "kell_tulajdonsag": "dict[str]",
             "kell_kepzettseg": "dict[str]",
-            "felszereles": "list[list[str]+]",
+            "keszlet": "list[list[id:felszereles]+]",
         },
     ),
     "korszakok": Spec(

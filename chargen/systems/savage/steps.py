@@ -713,12 +713,12 @@ def felszereles(char: dict, ctx: Context) -> None:
 
 def _kit_slots(char: dict, ctx: Context, r: Rules, stock: list[dict]) -> list[list[dict]]:
     """The items the character buys one of before anything else, slot by slot: each of
-    the concept's `felszereles` slots (item ids or tags), then for each skill at or
-    above its `fegyvert_vesz` die (beallitasok) the weapons used with it."""
+    the concept's `keszlet` slots, then for each skill at or above its `fegyvert_vesz`
+    die (beallitasok) the weapons used with it."""
     slots = []
-    for slot in _concept(char, ctx).get("felszereles") or ():
+    for slot in _concept(char, ctx).get("keszlet") or ():
         wanted = set(slot)
-        slots.append([e for e in stock if e["id"] in wanted or wanted & set(e.get("tags", ()))])
+        slots.append([e for e in stock if e["id"] in wanted])
     for skill, die in r.s["fegyvert_vesz"].items():
         have = char["kepzettsegek"].get(skill)
         if have is not None and r.index[have] >= r.index[die]:
@@ -786,18 +786,28 @@ def _ask_gear(ctx: Context, char: dict, stock: list[dict], bought: list[dict], m
     def show(e: dict) -> str:
         return f"{e['name']} ({e['ar']} {unit})"
 
-    kept = ctx.ask_list("felszereles_lista", bought, shop, show)
+    def refused(kept: list[dict]) -> str:
+        """Why the player's list cannot be bought, in the labels' words ('' when it can)."""
+        for n, entry in enumerate(kept):
+            other = clash(entry, kept[:n])
+            if other is not None:
+                return ctx.labels("felszereles_utkozes").format(
+                    elso=other["name"], masodik=entry["name"]
+                )
+        cost = sum(e["ar"] for e in kept)
+        if cost > char["kezdo_penz"]:
+            return ctx.labels("felszereles_draga").format(
+                ar=cost, penz=char["kezdo_penz"], penznem=unit
+            )
+        return ""
+
+    kept = ctx.ask_list("felszereles_lista", bought, shop, show, refused)
     if kept == bought:
         return bought, money
-    for n, entry in enumerate(kept):
-        other = clash(entry, kept[:n])
-        if other is not None:
-            raise ChargenError(f"{entry['name']} and {other['name']} cannot be carried together")
+    why = refused(kept)  # a scripted answer is held to the same
+    if why:
+        raise ChargenError(why)
     cost = sum(e["ar"] for e in kept)
-    if cost > char["kezdo_penz"]:
-        raise ChargenError(
-            f"the gear chosen costs {cost} {unit}, the starting money is {char['kezdo_penz']}"
-        )
     for entry in kept:
         if entry not in bought:
             ctx.note(entry, "felszereles")
