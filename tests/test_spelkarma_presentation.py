@@ -211,7 +211,7 @@ def test_gendered_yrke_and_template_names_agree_with_the_character():
 
 def test_each_weapon_carried_has_its_rules_and_notes_on_the_sheet():
     seen = set()
-    for seed in range(1, 150):
+    for seed in range(1, 200):
         char = next(generate(SP, SP_PACK, "pc", {}, 1, seed))
         text = " ".join(_text(SP, SP_PACK, seed=seed).split())
         for w in char["vapen"]:

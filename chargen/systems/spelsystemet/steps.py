@@ -165,7 +165,12 @@ def _job_plan(ctx: Context, job_id: str, genre_id: str) -> dict:
         skill_id: tuple(_skill(ctx, skills, skill_id).specified(s) for s in wanted)
         for skill_id, wanted in implied_specs(job, ctx.tables, genre_id).items()
     }
-    ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
+    # a yrke's skill that does not exist in the genre is not given there (no Rida in
+    # the Framtid); Stridskonst last, since Närkamp caps it
+    ordered = sorted(
+        ((s, d) for s, d in job["fardigheter"].items() if _skill(ctx, skills, s).open),
+        key=lambda kv: kv[0] == "stridskonst",
+    )
     sprak = _skill(ctx, skills, "sprak")
     common = genre.get("gemensamt_sprak")
     return {
