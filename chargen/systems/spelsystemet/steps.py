@@ -516,7 +516,7 @@ def vapen(char: dict, ctx: Context) -> None:
         ).copy()  # the character's own: its skill value goes in
         row["varde"] = values[key]
         if entry["id"] == "obevapnad":
-            martial_art(row, values, labels, rules)
+            martial_art(row, values, labels, rules, grund)
         if attr is not None:
             row["skottvidd_meter"] = g[attr]
         rows.append(row)
