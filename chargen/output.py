@@ -556,10 +556,17 @@ def entry_details(entry: dict, table, labels, pack) -> str:
     facts = []
     if entry.get("effects"):
         facts.append(labels.effects(entry["effects"], pack))
+    said = " ".join(prose)
+    parts = {p.strip().rstrip(".") for p in re.split(r"[,;]|\.\s", said)}
     for key, kind in table.spec.fields.items():
         if key in entry and labels.get(key) != "":  # a field labelled "" is not for readers
             value = field_value(kind, key, entry[key], labels, pack)
-            facts.append(f"{labels(key)}: {value[:-1] if value.endswith('.') else value}")
+            value = value[:-1] if value.endswith(".") else value
+            # a description that prints the row ("Skada Grund-2, Typ Stick, L 0, Enhands")
+            # already says it: not again as "Skada: Grund-2"
+            if f"{labels(key)} {value}" in said or value in parts:
+                continue
+            facts.append(f"{labels(key)}: {value}")
     if entry.get("ref"):
         refs = [entry["ref"]] if isinstance(entry["ref"], str) else list(entry["ref"])
         facts.append("→ " + ", ".join(_table_title(pack, r, labels) for r in refs))
