@@ -557,7 +557,7 @@ def entry_details(entry: dict, table, labels, pack) -> str:
     if entry.get("effects"):
         facts.append(labels.effects(entry["effects"], pack))
     said = " ".join(prose)
-    parts = {p.strip().rstrip(".") for p in re.split(r"[,;]|\.\s", said)}
+    parts = {p.strip().rstrip(".") for text in prose for p in re.split(r"[,;]|\.\s", text)}
     for key, kind in table.spec.fields.items():
         if key in entry and labels.get(key) != "":  # a field labelled "" is not for readers
             value = field_value(kind, key, entry[key], labels, pack)
