@@ -642,7 +642,8 @@ def entry_details(entry: dict, table, labels, pack) -> str:
             value = value[:-1] if value.endswith(".") else value
             # a description that prints the row ("Skada Grund-2, Typ Stick, L 0, Enhands")
             # already says it: not again as "Skada: Grund-2"
-            if f"{labels(key)} {value}" in said or value in parts:
+            names = (labels(key), *labels.short(key))  # "Eldhastighet" printed as "Eh"
+            if any(f"{n} {value}" in said for n in names) or value in parts:
                 continue
             facts.append(f"{labels(key)}: {value}")
     if entry.get("ref"):

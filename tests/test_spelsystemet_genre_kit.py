@@ -60,3 +60,43 @@ def test_a_listing_says_each_thing_once(step, repeated):
         assert text not in flat, text
     if step == "vapen":
         assert "Obeväpnad: Skada Grund-3*, Typ Kross, L 0. Färdighet: Närkamp" in flat
+
+
+def test_interactive_asks_every_choice_with_its_effects_and_no_raw_lists():
+    """Genre, art, grundegenskaper as rolled or arranged, yrke, the leisure skills, a
+    weapon of each kind and the armour: each asked, each answer taken, a wrong
+    arrangement asked again with its reason."""
+    from pty_walk import walk
+
+    answers = [
+        (r"Genre", "modern"),
+        (r"Behålla", "nej"),
+        (r"Fördela", "1 2 3 4 5"),
+        (r"Fördela", "15 11 10 9 8"),
+        (r"Yrke", "polis"),
+        (r"Fritid", "spana, lyssna, leta"),
+        (r"Närstrid", "1"),
+        (r"Avstånd", "2"),
+        (r"Rustning", "kravallutrustning"),
+    ]
+    args = ["spelsystemet", "pc", "--interactive", "--seed", "4", "-f", "json"]
+    done = walk(args, answers)
+    assert done.code == 0, done.stderr
+    asked = " ".join(done.prompts)
+    for word in ("Genre", "Behålla grundegenskaperna", "Fördela", "Yrke", "Fritidsfärdigheter"):
+        assert word in asked, word
+    for word in ("Närstridsvapen", "Avståndsvapen", "Rustningspaket"):
+        assert word in asked, word
+    assert "Ange just värdena" in done.stderr
+    # the genres are shown by what they are, not by their lists of gods and tongues
+    genre_menu = done.stderr.split("Välj Genre")[0]
+    assert "Tungomål" not in genre_menu and "Gudar" not in genre_menu
+    assert len(genre_menu.splitlines()) < 10
+    import json
+
+    char = json.loads(done.stdout)[0]
+    assert char["genre"] == "modern" and char["yrke"] == "polis"
+    g = char["grundegenskaper"]
+    assert [g[k] for k in ("hal", "kra", "ski", "sto", "sty")] == [15, 11, 10, 9, 8]
+    assert {"spana", "lyssna", "leta"} <= set(char["fardigheter"])
+    assert char["rustningspaket"] == "Kravallutrustning"
