@@ -280,30 +280,28 @@ def test_a_command_that_fails_stores_nothing(tmp_path, cli):
 
 def test_several_processes_at_once_lose_nothing_and_never_share_a_name(tmp_path):
     """Three processes with the same batch seed (so they want the very same names)
-    write one new campaign at once."""
+    write one campaign at once: the first is well into its batch (a chunk committed)
+    when the two others start, so they overlap however loaded the machine is."""
     path = tmp_path / "c.db"
     outs = [tmp_path / f"out{i}.jsonl" for i in range(3)]
-    procs = [
-        subprocess.Popen(
-            [
-                *CHARGEN,
-                "karma",
-                "npc",
-                "-n",
-                "6000",
-                "--seed",
-                "5",
-                "-f",
-                "jsonl",
-                "--campaign",
-                str(path),
-                "-o",
-                str(out),
-            ],  # fmt: skip
+
+    def start(out: Path, count: int) -> subprocess.Popen:
+        return subprocess.Popen(
+            [*CHARGEN, "karma", "npc", "-n", str(count), "--seed", "5", "-f", "jsonl",
+             "--campaign", str(path), "-o", str(out)],
             stderr=subprocess.PIPE,
-        )
-        for out in outs
-    ]
+        )  # fmt: skip
+
+    procs = [start(outs[0], 12000)]
+    deadline = time.monotonic() + 200
+    while time.monotonic() < deadline and procs[0].poll() is None:
+        try:
+            if path.exists() and rows(path, "SELECT count(*) FROM characters")[0][0] > 0:
+                break
+        except sqlite3.Error:
+            pass  # not yet a campaign
+        time.sleep(0.05)
+    procs += [start(outs[1], 3000), start(outs[2], 3000)]
     for proc in procs:
         _, err = proc.communicate(timeout=240)
         assert proc.returncode == 0, err
