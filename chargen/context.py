@@ -813,14 +813,16 @@ class Context:
         drawn: list,
         pool: list | None = None,
         show: Callable[[Any], str] | None = None,
+        check: Callable[[list], str] | None = None,
     ) -> list:
         """Accept or edit a drawn list (keep some of it, add from `pool`) at the prompt;
-        without a prompter the drawn list as it is."""
+        without a prompter the drawn list as it is. `check(kept)` says, in the game's
+        language, why an edited list cannot be taken ('' when it can): asked again."""
         show = show or _shown
         if self.prompter is None:
             self._asked(option, [show(v) for v in drawn], "random")
             return list(drawn)
-        kept = self.prompter.edit_list(self.labels(option), drawn, pool or [], show)
+        kept = self.prompter.edit_list(self.labels(option), drawn, pool or [], show, check)
         how = "random" if kept is None else "prompt"
         result = list(drawn) if kept is None else kept
         self._asked(option, [show(v) for v in result], how)

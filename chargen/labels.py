@@ -58,6 +58,7 @@ PROMPTS = (
     "edit_add",
     "drawn",
     "invalid",
+    "clash",
     "closed",
     "tries",
 )

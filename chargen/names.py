@@ -11,6 +11,7 @@ distribution is Faker's; the pinned Faker version keeps a seed's names stable.
 from __future__ import annotations
 
 import bisect
+import copy
 import importlib.util
 import os
 import re
@@ -137,6 +138,25 @@ class NamePicker:
             "female": _Weighted(data.get(f"{last}_female") or family),
         }
         self._romanize = latin and prefix == "first_names"
+
+    def only_given(self, allowed: dict[str, list[str]]) -> NamePicker:
+        """A copy whose given names of each gender in `allowed` are only those listed
+        (Faker's weights kept; a gender left out keeps all): an era's names."""
+        other = copy.copy(self)
+        other.given = dict(self.given)
+        for gender, keep in allowed.items():
+            old = self.given[gender]
+            wanted = set(keep)
+            weights = (
+                [b - a for a, b in zip([0.0, *old.cumulative], old.cumulative, strict=False)]
+                if old.cumulative
+                else [1.0] * len(old.names)
+            )
+            kept = {n: w for n, w in zip(old.names, weights, strict=True) if n in wanted}
+            if not kept:
+                raise ChargenError(f"none of the {gender} given names asked for is in Faker's list")
+            other.given[gender] = _Weighted(kept)
+        return other
 
     def pick(self, rng, gender: str | None = None, family_first: bool = False) -> tuple[str, str]:
         """(full name, gender). Gender is drawn evenly when not given."""

@@ -594,6 +594,13 @@ def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
     from chargen.tables import bare_kind
 
     kind = re.sub(r"\[[-\d.]*\.\.[-\d.]*\]", "", bare_kind(kind))  # int[1..9] -> int
+    if kind.startswith("list[list[") and isinstance(value, list):
+        # alternatives by row: "a / b; c / d" (one of each row)
+        rows = (
+            " / ".join(field_value(kind[10:-2].rstrip("+]"), key, v, labels, pack) for v in row)
+            for row in value
+        )
+        return "; ".join(rows) or labels.word("none")
     if kind.startswith("list[") and isinstance(value, list):
         shown = ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
         return shown or labels.word("none")  # "Avståndsvapen: inga", not "Avståndsvapen: "
@@ -630,10 +637,18 @@ def entry_details(entry: dict, table, labels, pack) -> str:
     facts = []
     if entry.get("effects"):
         facts.append(labels.effects(entry["effects"], pack))
+    said = " ".join(prose)
+    parts = {p.strip().rstrip(".") for text in prose for p in re.split(r"[,;]|\.\s", text)}
     for key, kind in table.spec.fields.items():
         if key in entry and labels.get(key) != "":  # a field labelled "" is not for readers
             value = field_value(kind, key, entry[key], labels, pack)
-            facts.append(f"{labels(key)}: {value[:-1] if value.endswith('.') else value}")
+            value = value[:-1] if value.endswith(".") else value
+            # a description that prints the row ("Skada Grund-2, Typ Stick, L 0, Enhands")
+            # already says it: not again as "Skada: Grund-2"
+            names = (labels(key), *labels.short(key))  # "Eldhastighet" printed as "Eh"
+            if any(f"{n} {value}" in said for n in names) or value in parts:
+                continue
+            facts.append(f"{labels(key)}: {value}")
     if entry.get("ref"):
         refs = [entry["ref"]] if isinstance(entry["ref"], str) else list(entry["ref"])
         facts.append("→ " + ", ".join(_table_title(pack, r, labels) for r in refs))

@@ -135,6 +135,9 @@ class System(NamedTuple):
     # New name seeds a member whose name is taken tries before its name space is spent
     # (None: RENAME_TRIES); a game whose names or epithets crowd in a big batch may need more.
     rename_tries: int | None = None
+    # Fields a one-step view keeps beside the step's own where set: what its text needs
+    # (Savage's era names the currency its prices are in).
+    step_context: tuple[str, ...] = ()
     # The Foundry VTT game system its characters export to with `-f foundry`: the target
     # module chargen.export.<foundry> ("swade", "worldbuilding", "brp"); "": none.
     foundry: str = ""
@@ -335,6 +338,7 @@ def make_character(ctx: Context, steps: list[Step], fields: tuple[str, ...] | No
     if fields is not None:
         head = {k: char[k] for k in ENVELOPE}
         head["step"] = ctx.step  # (the recipe is set by generate, after the step)
+        head.update((k, char[k]) for k in ctx.system.step_context if k in char)
         head.update((k, char[k]) for k in fields if k in char)
         char = head
     if ctx.historik:

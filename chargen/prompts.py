@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from chargen.conditions import entry_names
 from chargen.errors import ChargenError
 from chargen.labels import NAME_KEYS, Labels
 from chargen.render import wrap
@@ -223,10 +224,19 @@ class Prompter:
                 and len({id(e) for e in chosen}) == len(chosen)
                 and low <= len(chosen) <= high
             ):
-                return chosen  # type: ignore[return-value]
+                pair = _clashing(chosen)  # type: ignore[arg-type]
+                if pair is None:
+                    return chosen  # type: ignore[return-value]
+                self._refused(self.labels.prompt("clash", first=pair[0], second=pair[1]))
+                continue
             self._invalid(answer)
             invalid += 1
         raise self._retry(what)
+
+    def _refused(self, reason: str) -> None:
+        """Why an answer cannot be taken, before the question is asked again."""
+        for line in wrap(reason, self.width - 2):
+            self.say("  " + line)
 
     def number(self, what: str, low: int, high: int) -> int | None:
         for _ in range(TRIES):
@@ -257,10 +267,16 @@ class Prompter:
         return answer or None
 
     def edit_list(
-        self, what: str, drawn: list, pool: list, show: Callable[[Any], str]
+        self,
+        what: str,
+        drawn: list,
+        pool: list,
+        show: Callable[[Any], str],
+        check: Callable[[list], str] | None = None,
     ) -> list | None:
         """A drawn list: empty keeps it; else the numbers to keep, and +N to add
-        option N of the pool (shown after the drawn items)."""
+        option N of the pool (shown after the drawn items). `check(kept)` says why a
+        list cannot be taken ('' when it can): the question is asked again."""
         self.show(what, [show(v) for v in drawn])
         if pool:
             self.say("  " + self.labels.prompt("edit_add"))
@@ -287,9 +303,25 @@ class Prompter:
                 else:
                     ok = False
             if ok:
-                return kept
+                reason = check(kept) if check is not None else ""
+                if not reason:
+                    return kept
+                self._refused(reason)
+                continue
             self._invalid(answer)
         raise self._retry(what)
+
+
+def _clashing(chosen: list[dict]) -> tuple[str, str] | None:
+    """The names of two answers one of which excludes the other (ids or tags), if any."""
+    for n, entry in enumerate(chosen):
+        banned = set(entry.get("excludes") or ())
+        for other in chosen[n + 1 :]:
+            if banned & entry_names(other):
+                return entry_name(entry), entry_name(other)
+            if set(other.get("excludes") or ()) & entry_names(entry):
+                return entry_name(other), entry_name(entry)
+    return None
 
 
 def _whole(text: str) -> bool:

@@ -149,7 +149,7 @@ def test_roster_fits_and_explains_its_abbreviations():
     shorts = {s: labels(c.key) for c in SP.roster for s in labels.short(c.key)}
     explained = set()
     for seed in range(1, 16):
-        for width in (80, 60):
+        for width in (110, 80, 60):
             text = _text(SP, SP_PACK, "npc", seed=seed, count=12, width=width)
             assert all(len(line) <= width for line in text.splitlines())
             flat = " ".join(text.split())
@@ -158,7 +158,7 @@ def test_roster_fits_and_explains_its_abbreviations():
                     assert f"{header} = {shorts[header]}" in flat, (seed, width, header)
                     explained.add((width, header))
             assert "Får inte plats (finns i -f json):" in text
-    assert {(80, "G"), (60, "G")} <= explained
+    assert (110, "G") in explained  # the shortest Grundskada header, spelled out
 
 
 # -- karma --------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def test_gendered_yrke_and_template_names_agree_with_the_character():
 
 def test_each_weapon_carried_has_its_rules_and_notes_on_the_sheet():
     seen = set()
-    for seed in range(1, 150):
+    for seed in range(1, 200):
         char = next(generate(SP, SP_PACK, "pc", {}, 1, seed))
         text = " ".join(_text(SP, SP_PACK, seed=seed).split())
         for w in char["vapen"]:

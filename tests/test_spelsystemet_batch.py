@@ -204,8 +204,9 @@ def test_a_batch_follows_the_pack_in_use(tmp_path):
     for char in generate(SYSTEM, tables, "npc", {}, 60, 8):
         unarmed = char["vapen"][0]
         assert unarmed["id"] == "obevapnad" and unarmed["skada"] == "Grund+1"
-        steps_up = 1 + unarmed.get("stridskonst_steg", 0)  # a martial artist: one step more
-        assert unarmed["faktisk_skada"] == ladder[ladder.index(char["grundskada"]) + steps_up]
+        # a martial artist's Grund-2 is below this Grund+1: unchanged, and said so
+        assert unarmed["faktisk_skada"] == ladder[ladder.index(char["grundskada"]) + 1]
+        assert unarmed.get("stridskonst_oforandrad", True)
     for char in make("spelsystemet", "npc", count=60, seed=8):
         assert char["vapen"][0]["skada"] == "Grund-3*"
 

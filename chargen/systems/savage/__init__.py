@@ -64,6 +64,7 @@ SPECS = {
             "penz_pont_szorzo": "int[0..1000]!",
             "penznem": "str!",
             "bevasarlas": "list[str]+!",
+            "fegyvert_vesz": "dict[str]!",
             "mellekszereplo_szoras": "int[0..100]!",
             "mellekszereplo_valtozas_esely": "int[0..1000]!",
             "mellekszereplo_valtozatok": "int[0..10000]!",
@@ -110,9 +111,15 @@ SPECS = {
             "kedvelt_elonyok": "list[id:elonyok]",
             "arkan_hatter": "id:elonyok",
             "kedvelt_hatalmak": "list[id:hatalmak]",
+            "kell_tulajdonsag": "dict[str]",
+            "kell_kepzettseg": "dict[str]",
+            "keszlet": "list[list[id:felszereles]+]",
         },
     ),
-    "korszakok": Spec("definitions", fields={"penznem": "str"}),
+    "korszakok": Spec(
+        "definitions",
+        fields={"penznem": "str", "utonevek_ferfi": "list[str]+", "utonevek_noi": "list[str]+"},
+    ),
     "felszereles": Spec(
         "definitions",
         fields={
@@ -267,7 +274,7 @@ PC_STEPS = [
         command=False,
         reads=("hatranyok", "alaptulajdonsagok", "kepzettsegek", "elonyok", "felszereles"),
     ),
-    Step("nev", steps.nev, fields=("name", "nem"), command=False, naming=True),
+    Step("nev", steps.nev, fields=("name", "nem"), command=False, naming=True, reads=("korszak",)),
 ]
 
 NPC_STEPS = [
@@ -305,7 +312,7 @@ NPC_STEPS = [
         reads=("template",),
     ),
     # a beast's epithets fit its template (jelzok.toml `when = { sablon = ... }`)
-    Step("nev", npcs.nev, fields=("name", "nem"), reads=("template",), naming=True),
+    Step("nev", npcs.nev, fields=("name", "nem"), reads=("template", "korszak"), naming=True),
 ]
 
 SYSTEM = System(
@@ -368,4 +375,6 @@ SYSTEM = System(
     # before its kind: in a big batch a member finds a free one in up to 48 new name
     # seeds before its space (people, or a creature's template) is numbered
     rename_tries=48,
+    # a step alone keeps the era: its prices and bought money are in the era's currency
+    step_context=("korszak",),
 )

@@ -127,7 +127,15 @@ def check_pack(tables: Tables) -> list[Problem]:
     items = tables["felszereles"]
     dice(items, "min_ero")
     named("bevasarlas", "item", "tipus", {e["tipus"] for e in items.entries})
+    for skill, die in s["fegyvert_vesz"].items():  # a trained shooter's weapon
+        if skill not in skills:
+            fault(rules_table, f"fegyvert_vesz: unknown képzettség '{skill}'", "fegyvert_vesz")
+        elif die not in index:
+            fault(rules_table, off_ladder("fegyvert_vesz", die, rungs), "fegyvert_vesz")
     concepts = tables["koncepciok"]
+    dice(concepts, "kell_tulajdonsag", ATTRS, "alaptulajdonság")
+    dice(concepts, "kell_kepzettseg", skills.ids, "képzettség")
+    _check_era_names(tables["korszakok"], fault)
     for key, keys, what in (
         ("tulajdonsag_sulyok", ATTRS, "alaptulajdonság"),
         ("kepzettseg_sulyok", skills.ids, "képzettség"),
@@ -150,6 +158,19 @@ def check_pack(tables: Tables) -> list[Problem]:
     dice(templates, "kepzettsegek", skills.ids, "képzettség")
     dice(templates, "futaskocka")
     return out
+
+
+def _check_era_names(eras: Table, fault) -> None:
+    """An era's given names are Faker's hu_HU ones (the names are drawn among those)."""
+    from chargen import names
+
+    given = names.picker("hu_HU").given
+    for i, entry in enumerate(eras.entries):
+        for key, gender in (("utonevek_ferfi", "male"), ("utonevek_noi", "female")):
+            unknown = [n for n in entry.get(key) or () if n not in given[gender].names]
+            if unknown:
+                text = f"'{key}': not a {gender} given name of Faker's hu_HU: {', '.join(unknown)}"
+                fault(eras, text, key, i)
 
 
 def _check_settings(table: Table, rungs: tuple[str, ...], index: dict[str, int], fault) -> None:

@@ -327,14 +327,19 @@ def _wounds_short(char: dict, tables: Tables) -> str:
 # What a game master runs a fight with goes last when the roster must shrink: Hárítás
 # and Szívósság, then the attributes and Közelharc, then Sebek; a long name wraps rather
 # than push them out.
+# What a GM running a fight reads first keeps its column longest: the attacks
+# (Közelharc, Lövészet), what they are rolled against (Hárítás, Szívósság) and Erő
+# (melee damage); then Ügyesség, Lélek (shaking off Megzavart), Állóképesség, Ész;
+# Mozgás and Sebek (0 for every Mellékszereplő) go first.
+_ATTR_PRIORITY = {"ero": 6, "ugyesseg": 5, "lelek": 4, "allokepesseg": 4, "esz": 3}
 ROSTER = [
     Column("name", priority=9, wrap=True),
     Column("sablon", lambda c: c.get("sablon") or c.get("koncepcio") or c["template"], 8),
-    *[Column(a, _attr(a), 6) for a in ATTRS],
-    Column(FIGHTING, _skill(FIGHTING), 6),
-    Column("loveszet", _skill("loveszet"), 4),
+    *[Column(a, _attr(a), _ATTR_PRIORITY[a]) for a in ATTRS],
+    Column(FIGHTING, _skill(FIGHTING), 7),
+    Column("loveszet", _skill("loveszet"), 7),
     Column("haritas", priority=7),
     Column("szivossag", priority=7),
-    Column("mozgas", priority=3),
-    Column("sebek", _wounds_short, 5, tables=True),
+    Column("mozgas", priority=2),
+    Column("sebek", _wounds_short, 2, tables=True),
 ]

@@ -336,11 +336,12 @@ def _ask_spending(
 
 
 def _needs(char: dict, ctx: Context, key: str) -> dict[str, int]:
-    """The least rung of each trait the wanted Előnyök require (`kell_tulajdonsag` or
-    `kell_kepzettseg`): the steps spend there first, so the Előnyök can be taken."""
+    """The least rung of each trait the concept and the wanted Előnyök require
+    (`kell_tulajdonsag` or `kell_kepzettseg`): the steps spend there first, so the
+    Előnyök can be taken and the concept is what it says (a Lovag rides)."""
     r = rules(ctx)
     out: dict[str, int] = {}
-    for edge in _wanted(char, ctx):
+    for edge in [_concept(char, ctx), *_wanted(char, ctx)]:
         for trait, die in (edge.get(key) or {}).items():
             out[trait] = max(out.get(trait, -1), r.index[die])
     return out
@@ -665,8 +666,10 @@ def _ero_short(item: dict, ero: int, fx: dict[str, int], r: Rules) -> int:
 
 
 def felszereles(char: dict, ctx: Context) -> None:
-    """Shopping in the era with the starting money: weapons, armour, shield, gear. At
-    the prompt: the drawn purchases to accept, or keep some and add from the shop."""
+    """Shopping in the era with the starting money: first the kit the concept calls for
+    and a weapon for each skill trained to `fegyvert_vesz`, then weapons, armour,
+    shield and gear. At the prompt: the drawn purchases to accept, or keep some and add
+    from the shop."""
     r = rules(ctx)
     era = ctx.table("korszakok").get(char["korszak"])
     money = starting_money(char, ctx)
@@ -681,38 +684,87 @@ def felszereles(char: dict, ctx: Context) -> None:
         if era["id"] in e["korszak"] and _ero_short(e, ero, fx, r) <= 0
     ]
     bought: list[dict] = []
-    for kind in r.s["bevasarlas"]:
-        have = {e["id"] for e in bought}
-        torso = any("torzs" in e.get("hely", ()) for e in bought if e["tipus"] == "pancel")
-        pool = []
-        for e in stock:
-            if e["tipus"] != kind or e["id"] in have or e["ar"] > money:
-                continue
-            if "kepzettseg" in e and e["kepzettseg"] not in skills:
-                continue
-            if kind == "pajzs" and FIGHTING not in skills:
-                continue
-            if kind == "pancel" and torso and "torzs" in e.get("hely", ()):
-                continue
-            pool.append(e)
-        pool = list(ctx.pool(items_table, pool).entries) if pool else pool
-        if not pool:
-            continue
-        weights = [
-            e.get("weight", 1) * (1 + r.index[skills[e["kepzettseg"]]]) ** 2
-            if "kepzettseg" in e
-            else e.get("weight", 1)
-            for e in pool
+    kinds = list(r.s["bevasarlas"])
+    slots = _kit_slots(char, ctx, r, stock)
+    for n, slot in enumerate(slots):
+        if any(e in slot for e in bought):
+            continue  # an earlier slot's item fills this one (a bow for Lövészet)
+        # what the later slots cost at least stays in the purse, but for those this
+        # slot's item may fill as well
+        later = [
+            min((e["ar"] for e in s if ctx.fits(e)), default=0)
+            for s in slots[n + 1 :]
+            if not any(e in s for e in slot)
         ]
-        entry = weighted(ctx.rng, pool, weights)
-        ctx.note(entry, items_table)
-        bought.append(entry)
-        money -= entry["ar"]
-        ctx.log(vasarlas=entry["id"], ar=entry["ar"], maradt=money)
+        entry = _buy(ctx, r, skills, bought, slot, money - sum(later))
+        if entry is not None:
+            money -= entry["ar"]
+            if entry["tipus"] in kinds:
+                kinds.remove(entry["tipus"])  # the kit takes that kind's turn
+    for kind in kinds:
+        entry = _buy(ctx, r, skills, bought, [e for e in stock if e["tipus"] == kind], money)
+        if entry is not None:
+            money -= entry["ar"]
     bought, money = _ask_gear(ctx, char, stock, bought, money)
     rows = items(ctx)
     char["felszereles"] = [rows[e["id"]] for e in bought]
     char["penz"] = money
+
+
+def _kit_slots(char: dict, ctx: Context, r: Rules, stock: list[dict]) -> list[list[dict]]:
+    """The items the character buys one of before anything else, slot by slot: each of
+    the concept's `keszlet` slots, then for each skill at or above its `fegyvert_vesz`
+    die (beallitasok) the weapons used with it."""
+    slots = []
+    for slot in _concept(char, ctx).get("keszlet") or ():
+        wanted = set(slot)
+        slots.append([e for e in stock if e["id"] in wanted])
+    for skill, die in r.s["fegyvert_vesz"].items():
+        have = char["kepzettsegek"].get(skill)
+        if have is not None and r.index[have] >= r.index[die]:
+            slots.append(
+                [
+                    e
+                    for e in stock
+                    if e.get("kepzettseg") == skill and "fegyver" in e.get("tags", ())
+                ]
+            )
+    return slots
+
+
+def _buy(
+    ctx: Context, r: Rules, skills: dict, bought: list[dict], among: list[dict], money: int
+) -> dict | None:
+    """One item of `among` the character can pay, use and carry beside what it has
+    (None when none is left), weighted by the die of the skill it is used with."""
+    have = {e["id"] for e in bought}
+    torso = any("torzs" in e.get("hely", ()) for e in bought if e["tipus"] == "pancel")
+    pool = []
+    for e in among:
+        if e["id"] in have or e["ar"] > money:
+            continue
+        if "kepzettseg" in e and e["kepzettseg"] not in skills:
+            continue
+        if e["tipus"] == "pajzs" and FIGHTING not in skills:
+            continue
+        if e["tipus"] == "pancel" and torso and "torzs" in e.get("hely", ()):
+            continue
+        pool.append(e)
+    items_table = ctx.table("felszereles")
+    pool = list(ctx.pool(items_table, pool).entries) if pool else pool
+    if not pool:
+        return None
+    weights = [
+        e.get("weight", 1) * (1 + r.index[skills[e["kepzettseg"]]]) ** 2
+        if "kepzettseg" in e
+        else e.get("weight", 1)
+        for e in pool
+    ]
+    entry = weighted(ctx.rng, pool, weights)
+    ctx.note(entry, items_table)
+    bought.append(entry)
+    ctx.log(vasarlas=entry["id"], ar=entry["ar"], maradt=money - entry["ar"])
+    return entry
 
 
 def currency(ctx: Context, era: str) -> str:
@@ -734,18 +786,28 @@ def _ask_gear(ctx: Context, char: dict, stock: list[dict], bought: list[dict], m
     def show(e: dict) -> str:
         return f"{e['name']} ({e['ar']} {unit})"
 
-    kept = ctx.ask_list("felszereles_lista", bought, shop, show)
+    def refused(kept: list[dict]) -> str:
+        """Why the player's list cannot be bought, in the labels' words ('' when it can)."""
+        for n, entry in enumerate(kept):
+            other = clash(entry, kept[:n])
+            if other is not None:
+                return ctx.labels("felszereles_utkozes").format(
+                    elso=other["name"], masodik=entry["name"]
+                )
+        cost = sum(e["ar"] for e in kept)
+        if cost > char["kezdo_penz"]:
+            return ctx.labels("felszereles_draga").format(
+                ar=cost, penz=char["kezdo_penz"], penznem=unit
+            )
+        return ""
+
+    kept = ctx.ask_list("felszereles_lista", bought, shop, show, refused)
     if kept == bought:
         return bought, money
-    for n, entry in enumerate(kept):
-        other = clash(entry, kept[:n])
-        if other is not None:
-            raise ChargenError(f"{entry['name']} and {other['name']} cannot be carried together")
+    why = refused(kept)  # a scripted answer is held to the same
+    if why:
+        raise ChargenError(why)
     cost = sum(e["ar"] for e in kept)
-    if cost > char["kezdo_penz"]:
-        raise ChargenError(
-            f"the gear chosen costs {cost} {unit}, the starting money is {char['kezdo_penz']}"
-        )
     for entry in kept:
         if entry not in bought:
             ctx.note(entry, "felszereles")
@@ -780,26 +842,38 @@ def szarmaztatott(char: dict, ctx: Context) -> None:
     char["szivos"] = None
 
 
-def _namer(ctx: Context) -> tuple:
-    """What a batch's person names are drawn from (once per batch): Faker's lists for
-    the locale, whether the family name comes first (Hungarian) and the chance of a
-    second given name."""
-    return ctx.memo("nevek", _name_lists, ctx)
+def _namer(ctx: Context, era: str | None) -> tuple:
+    """What a batch's person names are drawn from (once per batch and era): Faker's
+    lists for the locale, the given names only those the era allows (korszakok
+    `utonevek_ferfi` / `utonevek_noi`, for the Hungarian lists they name), whether the
+    family name comes first (Hungarian) and the chance of a second given name."""
+    return ctx.memo(("nevek", era), _name_lists, ctx, era)
 
 
-def _name_lists(ctx: Context) -> tuple:
+def _name_lists(ctx: Context, era: str | None) -> tuple:
     locale = ctx.locale or ctx.system.locale
     family_first = locale.startswith("hu")
     chance = rules(ctx).s["masodik_utonev_esely"] / 100 if family_first else 0.0
-    return names.picker(locale), family_first, chance
+    picker = names.picker(locale)
+    row = ctx.table("korszakok").get(era) if era else None
+    if row is not None and locale == ctx.system.locale:
+        allowed = {
+            gender: row[key]
+            for gender, key in (("male", "utonevek_ferfi"), ("female", "utonevek_noi"))
+            if row.get(key)
+        }
+        if allowed:
+            picker = picker.only_given(allowed)
+    return picker, family_first, chance
 
 
 def person_name(ctx: Context) -> tuple[str, str]:
     """(name, gender): a family and a given name from Faker's lists for the locale,
     family name first for Hungarian, and for `masodik_utonev_esely` % of them a second
-    given name, as many Hungarians carry ("Juhász Ferenc Tamás")."""
+    given name, as many Hungarians carry ("Juhász Ferenc Tamás"); the given names
+    are the era's (a medieval Tolvaj is no Vivien)."""
     gender = ctx.gender()
-    picker, family_first, chance = _namer(ctx)
+    picker, family_first, chance = _namer(ctx, ctx.fact("korszak"))
     rng = ctx.rng
     name, _ = picker.pick(rng, gender, family_first)
     if chance and rng.random() < chance:

@@ -43,7 +43,7 @@ SPECS = {
             "tungt_pansar_delar": "int[0..100]!",
             "hjalm_hsp": "int[0..100]!",
             "gemensamt_sprak_varde": "dice[10..100]!",
-            "stridskonst_steg": "int[0..10]!",
+            "stridskonst_skada": "re:^Grund[+-][0-9]+$!",
         },
     ),
     "kroppsdelar": Spec(

@@ -362,21 +362,28 @@ def weapon_row(tables: Tables, rules: dict, table: str, weapon: dict, grund: str
     return row
 
 
-def martial_art(row: dict, values: dict, labels: dict, rules: dict) -> None:
-    """<Stridskonst>: "ett steg bättre skada i obeväpnad strid"; the skill is used "i stället
-    för" Närkamp (and never exceeds it). The best Stridskonst held takes the unarmed row."""
+def martial_art(row: dict, values: dict, labels: dict, rules: dict, grund: str) -> None:
+    """<Stridskonst>: "ett steg bättre skada i obeväpnad strid (Grund-2)"; the skill is
+    used "i stället för" Närkamp (and never exceeds it). The best Stridskonst held takes
+    the unarmed row: its damage is the document's code `stridskonst_skada` from the
+    Grundskada, with Obeväpnad's own "*" minimum (a martial artist hits no weaker than
+    anyone); where that minimum leaves it as it was, `stridskonst_oforandrad` says so."""
     held = [k for k in values if k.startswith("stridskonst_") and values[k] > 0]
     if not held:
         return
     key = max(held, key=lambda k: (values[k], k))
     ladder = rules["skadestege"]
-    if row["faktisk_skada"] not in ladder:  # a pack's Obeväpnad off the ladder: no step
+    if row["faktisk_skada"] not in ladder:  # a pack's Obeväpnad off the ladder: no change
         return
-    steps = rules["stridskonst_steg"]
-    step = min(ladder.index(row["faktisk_skada"]) + steps, len(ladder) - 1)
-    row["faktisk_skada"] = ladder[step]
+    code = rules["stridskonst_skada"]
+    stars = re.search(r"\*{0,2}$", row["skada"].strip()).group(0)
+    better = actual_damage(code + stars, grund, rules)
+    unchanged = better not in ladder or ladder.index(better) <= ladder.index(row["faktisk_skada"])
+    if not unchanged:
+        row["faktisk_skada"] = better
     row["stridskonst"] = labels[key]
-    row["stridskonst_steg"] = steps
+    row["stridskonst_skada"] = code
+    row["stridskonst_oforandrad"] = unchanged
     row["fardighet"] = key
     row["varde"] = values[key]
 

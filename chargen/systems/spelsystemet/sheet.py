@@ -98,11 +98,14 @@ def _weapon_sections(weapons: list[dict], tables: Tables) -> list[Section]:
             reach = f"{L('langd')} {w['langd']}"
         else:
             reach = f"{L('eh')} {w['eldhastighet']}, {L('sv')} {w['skottvidd_meter']} {L('meter')}"
-        name, code = w["namn"], w["skada"]
-        if "stridskonst" in w:
+        name, code, damage = w["namn"], w["skada"], w["faktisk_skada"]
+        if "stridskonst" in w:  # the document's "(Grund-2)", and whether the * minimum ate it
             name = f"{name} ({w['stridskonst']})"
-            code = f"{code} +{w['stridskonst_steg']} {L('steg')}"
-        rows.append([name, code, w["faktisk_skada"], w["typ"], reach, w.get("varde", "")])
+            code = w["stridskonst_skada"]
+            if w.get("stridskonst_oforandrad"):
+                minimum = tables["regler"].settings["stjarna_minst"]
+                damage = f"{damage} ({L('stridskonst_oforandrad').format(minst=minimum)})"
+        rows.append([name, code, damage, w["typ"], reach, w.get("varde", "")])
     headers = [L(k) for k in ("vapen", "skada", "faktisk_skada", "typ", "rackvidd", "fardighet")]
     sections = [Section(L("vapen"), headers=headers, rows=rows)]
     notes = weapon_notes(weapons, tables) + weapon_terms(weapons, tables)
@@ -217,16 +220,19 @@ def _stat(g: str) -> Callable[[dict], int]:
 
 
 STATS = [Column(g, _stat(g), priority=6) for g in GRUNDEGENSKAPER]
+# In a mixed batch Genre and Art say what a member is (an orch Riddare in fantasy, a
+# human Polis in modern tid): they outlast Grundskada and Snabbhet, which a GM reads
+# from the sheet when it hits.
 ROSTER = [
     Column("name", priority=9, wrap=True),  # a long name wraps, the grundegenskaper stay
     Column("mall_namn", priority=5),
     Column("yrke_namn", priority=8),
-    Column("genre_namn", priority=4),
-    Column("art_namn", priority=3),
+    Column("genre_namn", priority=7),
+    Column("art_namn", priority=7),
     *STATS,
     Column("lp", priority=7),
-    Column("snabbhet", priority=5),
-    Column("grundskada", priority=7),
+    Column("snabbhet", priority=4),
+    Column("grundskada", priority=5),
     Column("vapen", _gear, priority=2, wrap=True),
 ]
 # a step of a batch (`chargen spelsystemet yrke -n 5`): the columns of what that step makes

@@ -165,7 +165,12 @@ def _job_plan(ctx: Context, job_id: str, genre_id: str) -> dict:
         skill_id: tuple(_skill(ctx, skills, skill_id).specified(s) for s in wanted)
         for skill_id, wanted in implied_specs(job, ctx.tables, genre_id).items()
     }
-    ordered = sorted(job["fardigheter"].items(), key=lambda kv: kv[0] == "stridskonst")
+    # a yrke's skill that does not exist in the genre is not given there (no Rida in
+    # the Framtid); Stridskonst last, since Närkamp caps it
+    ordered = sorted(
+        ((s, d) for s, d in job["fardigheter"].items() if _skill(ctx, skills, s).open),
+        key=lambda kv: kv[0] == "stridskonst",
+    )
     sprak = _skill(ctx, skills, "sprak")
     common = genre.get("gemensamt_sprak")
     return {
@@ -304,7 +309,10 @@ def genre(char: dict, ctx: Context) -> None:
     allowed, why = open_genres(ctx, char["template"])
     if allowed is not None and not allowed:
         raise ChargenError(f"no genre fits these choices: {why}")
+    asked = _ask_brief(ctx, "genre", "genrer", allowed, ("description",))
     entry = ctx.choose("genre", "genrer", allowed=allowed, why=why)
+    if asked:
+        _by_prompt(ctx, "genre")
     char["genre"] = entry["id"]
     char["genre_namn"] = ctx.text(entry["name"])
 
@@ -362,10 +370,47 @@ def grundegenskaper(char: dict, ctx: Context) -> None:
         char["grundegenskaper"] = {
             g: ctx.roll(text, label(g)).total for g, text, _r in fixed["rolled"]
         }
+        if ctx.prompter is not None:
+            char["grundegenskaper"] = _arrange(ctx, char["grundegenskaper"], fixed["artmaximum"])
     else:
         rand = ctx.rng.random
         char["grundegenskaper"] = {g: roll(rand) for g, _text, roll in fixed["rolled"]}
     char["artmaximum"] = fixed["artmaximum"]
+
+
+def _arrange(ctx: Context, rolled: dict[str, int], caps: dict[str, int]) -> dict[str, int]:
+    """At the prompt: the rolled values as they fell, or arranged by the player among
+    the grundegenskaper (each within its artmaximum); asked again with the reason."""
+    L = ctx.labels
+    shown = ", ".join(f"{L(g)} {v}" for g, v in rolled.items())
+    ctx.prompter.say("")
+    ctx.prompter.say(f"{L('grundegenskaper')}: {shown}")
+    if ctx.ask_yes_no("behall_grundegenskaper", True):
+        return rolled
+    order = " ".join(L(g) for g in rolled)
+    values = sorted(rolled.values(), reverse=True)
+    for _ in range(5):
+        answer = ctx.prompter.ask(
+            L("ordna_grundegenskaper").format(ordning=order, varden=", ".join(map(str, values)))
+        )
+        if not answer:
+            return rolled
+        parts = [p for p in answer.replace(",", " ").split() if p]
+        if (
+            not all(p.isascii() and p.isdigit() for p in parts)
+            or sorted(map(int, parts), reverse=True) != values
+        ):
+            ctx.prompter.say("  " + L("ordna_fel").format(varden=", ".join(map(str, values))))
+            continue
+        arranged = dict(zip(rolled, map(int, parts), strict=True))
+        over = [g for g, v in arranged.items() if v > caps[g]]
+        if over:
+            g = over[0]
+            ctx.prompter.say("  " + L("ordna_over").format(namn=L(g), max=caps[g]))
+            continue
+        ctx.log(grundegenskaper_ordnade=arranged)
+        return arranged
+    raise ChargenError(L.prompt("tries", what=L("grundegenskaper")))
 
 
 def beraknade(char: dict, ctx: Context) -> None:
@@ -384,18 +429,50 @@ def beraknade(char: dict, ctx: Context) -> None:
 def yrke(char: dict, ctx: Context) -> None:
     """The yrke (--yrke), among those of the genre, and the skills it gives."""
     genre_id = char["genre"]
+    jobs = ctx.memo(("yrken", genre_id), _jobs, ctx, genre_id)
+    asked = _ask_brief(ctx, "yrke", "yrken", jobs, ("description", "fardigheter", "vapenfardighet"))
     entry = ctx.choose(
         "yrke",
         "yrken",
-        allowed=ctx.memo(("yrken", genre_id), _jobs, ctx, genre_id),
+        allowed=jobs,
         why=lambda e: (
             f"the yrke '{e['id']}' cannot exist in the genre '{genre_id}' "
             f"(it exists in {', '.join(e['genrer'])})"
         ),
     )
+    if asked:
+        _by_prompt(ctx, "yrke")
     char["yrke"] = entry["id"]
     char["yrke_namn"] = ctx.text(genre_name(entry, genre_id))
     skills(char, ctx)
+
+
+def _ask_brief(
+    ctx: Context, option: str, table: str, among: list[dict] | None, keep: tuple[str, ...]
+) -> bool:
+    """At the prompt, a choice the engine then takes as the option: each row shown with
+    what it does (`keep`: its description, a yrke's skills), not the lists of weapons,
+    gods and tongues the tables keep for later steps. The batch takes the answer.
+    Whether the player answered."""
+    if ctx.prompter is None or ctx.options.get(option) is not None:
+        return False
+    rows = list(ctx.table(table).entries) if among is None else among
+    if len(rows) < 2:
+        return False
+    brief = [{k: e[k] for k in ("id", "name", *keep) if k in e} for e in rows]
+    asked = ctx.prompter.choose(option, ctx.table(table), brief, ctx.rng)
+    if asked is None:
+        return False
+    ctx.options[option] = asked["id"]
+    return True
+
+
+def _by_prompt(ctx: Context, option: str) -> None:
+    """The historik says the player chose it (the engine took the answer as the option)."""
+    for event in reversed(ctx.historik):
+        if event.get("choice") == option:
+            event["by"] = "prompt"
+            return
 
 
 def _jobs(ctx: Context, genre_id: str) -> list[dict]:
@@ -444,12 +521,32 @@ def skills(char: dict, ctx: Context) -> None:
     # one of them stays its own.
     count, text, roll = plan["fritid"]
     specs, every = plan["specs"], plan["skills"]
-    for entry in ctx.draw("fardigheter", count, among=plan["leisure"]):
+    leisure = _ask_leisure(ctx, plan["leisure"], count) if pc and ctx.prompter else None
+    if leisure is None:
+        leisure = ctx.draw("fardigheter", count, among=plan["leisure"])
+        if pc and ctx.prompter is not None:
+            ctx.prompter.drawn(leisure)
+    for entry in leisure:
         skill = every[entry["id"]]
         amount = ctx.roll(text, skill.id).total if pc else roll(rand)
         options = specs.get(skill.id)
         chosen = _one_of(options, rand) if options else None
         raise_skill(values, labels, groups, skill, amount, rand, chosen, log, "fritid")
+
+
+def _ask_leisure(ctx: Context, among: list[dict], count: int) -> list[dict] | None:
+    """At the prompt, the leisure skills: each shown by its group and base value only
+    (None: the dice draw them)."""
+    table = ctx.table("fardigheter")
+    brief = [{k: e[k] for k in ("id", "name", "grupp", "bas") if k in e} for e in among]
+    asked = ctx.prompter.choose_many("fritid", table, brief, count)
+    if asked is None:
+        return None
+    chosen = [table.get(e["id"]) for e in asked]
+    for entry in chosen:
+        ctx.note(entry, table)
+        ctx.log(choice="fritid", id=entry["id"], name=entry["name"], by="prompt")
+    return chosen
 
 
 def _one_of(options: tuple, rand: Callable[[], float]) -> tuple:
@@ -472,7 +569,16 @@ def vapen(char: dict, ctx: Context) -> None:
             for w in refused:
                 ctx.log(vapen=w["id"], ej_valbart=f"kräver {why_not(w, g)}")
         if fits:
-            carried.append(info[(table, ctx.pick(table, among=fits)["id"])])
+            asked = (
+                ctx.prompter.choose(table, ctx.table(table), fits) if pc and ctx.prompter else None
+            )
+            if asked is None:
+                asked = ctx.pick(table, among=fits)
+                if pc and ctx.prompter is not None:
+                    ctx.prompter.drawn(asked)
+            else:
+                ctx.note(asked, table)
+            carried.append(info[(table, asked["id"])])
     # A shield with a one-handed melee weapon (the melee weapon, if any, is drawn first).
     if plan["shield"] is not None and carried and carried[0][3]:
         carried.append(plan["shield"])
@@ -514,7 +620,7 @@ def vapen(char: dict, ctx: Context) -> None:
         ).copy()  # the character's own: its skill value goes in
         row["varde"] = values[key]
         if entry["id"] == "obevapnad":
-            martial_art(row, values, labels, rules)
+            martial_art(row, values, labels, rules, grund)
         if attr is not None:
             row["skottvidd_meter"] = g[attr]
         rows.append(row)
@@ -533,7 +639,15 @@ def rustning(char: dict, ctx: Context) -> None:
         raise ChargenError(
             f"yrken.toml: the yrke '{job_id}' has no rustningspaket in the genre '{genre_id}'"
         )
-    kit = ctx.pick("rustningspaket", among=among)
+    kit = None
+    if ctx.kind == "pc" and ctx.prompter is not None and len(among) > 1:
+        kit = ctx.prompter.choose("rustningspaket", ctx.table("rustningspaket"), among)
+    if kit is None:
+        kit = ctx.pick("rustningspaket", among=among)
+        if ctx.kind == "pc" and ctx.prompter is not None and len(among) > 1:
+            ctx.prompter.drawn(kit)
+    else:
+        ctx.note(kit, "rustningspaket")
     kit_id = kit["id"]
     if ctx.kind == "pc":
         ctx.log(rustningspaket=kit_id)
