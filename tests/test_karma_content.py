@@ -1,0 +1,111 @@
+"""Karma content that fits the character (issue 25, karma): the sentence never
+contradicts itself, the vice never contradicts the Bakgrund, and the Särdrag fit the
+Bakgrunder. Each pair below is one a Swedish reader flagged; the tables exclude it
+(conditions, not code), and a sweep of thousands of characters shows none of them."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import make
+
+from chargen.systems import load
+
+TABLES = load("karma").tables()
+SEEDS = 6000
+
+# (vice id, virtue id): the sentence says one and then its opposite
+SENTENCES = {
+    ("avundas", "tar_inte_mer_an_behovs"),  # --seed 1294290936652203
+    ("smiter", "lojal"),  # --seed 3263356895757523
+    ("latsas_vara_sjuk", "lojal"),
+    ("sig_sjalv_forst", "lojal"),
+    ("sig_sjalv_forst", "trogen_van"),
+    ("skryter", "talar_sanning"),
+    ("tar_at_sig_aran", "talar_sanning"),
+    ("elaka_rykten", "talar_sanning"),
+    ("fjaskar", "star_upp_for_de_svaga"),
+    ("tal_inte_framlingar", "lyssnar_innan_domen"),
+    ("smiter", "skyddar_barn_och_gamla"),
+    ("dagdrommer", "huvudet_kallt"),
+    ("langfingrad", "rattvisans_sida"),
+    ("snattar", "rattvisans_sida"),
+    ("smiter", "ger_sig_inte"),
+    ("gralar", "artig"),
+    ("brak_pa_krogen", "artig"),
+    ("latsas_vara_sjuk", "biter_ihop"),
+    ("smiter", "tar_ansvar"),
+    ("hamnas", "gor_ingen_illa"),
+}
+# (vice id, Bakgrund id): the vice denies what the Bakgrund is
+VICES = {
+    ("ser_ner_pa_fattiga", "tiggare"),  # --seed 8718695314980238
+    ("tal_inte_framlingar", "krogvard"),
+    ("plagar_djur", "ryttare"),
+    ("vagrar_ta_order", "soldat"),
+    ("morkradd", "klok"),
+}
+# (Särdrag id, Bakgrund id): a body that cannot do the work
+SARDRAG = {
+    ("stammar", "prast"),
+    ("stammar", "gycklare"),
+    ("stammar", "hovdam"),
+    ("stammar", "kopman"),
+    ("dovt_hor", "spejare"),
+    ("dovt_hor", "vaktare"),
+    ("dovt_hor", "skald"),
+    ("dovt_hor", "jagare"),
+    ("traben", "kurir"),
+    ("traben", "ficktjuv"),
+    ("haltar", "kurir"),
+    ("haltar", "spejare"),
+    ("narsynt", "jagare"),
+    ("narsynt", "vaktare"),
+    ("enarmad", "jagare"),
+    ("enarmad", "smed"),
+    ("enarmad", "tornerare"),
+    ("darrhant", "lakekvinna"),
+    ("darrhant", "alkemist"),
+    ("okansliga_hander", "ficktjuv"),
+    ("fingrar_saknas", "bardskarare"),
+    ("jattelik", "ficktjuv"),
+    ("fetlagd", "tiggare"),
+}
+
+
+def _names(entry: dict) -> set[str]:
+    return {entry["id"], *entry.get("tags", ())}
+
+
+def _excluded(a: dict, b: dict) -> bool:
+    return bool(set(a.get("excludes", ())) & _names(b) or set(b.get("excludes", ())) & _names(a))
+
+
+@pytest.mark.parametrize(
+    ("pairs", "left", "right"),
+    [
+        (SENTENCES, "laster", "dygder"),
+        (VICES, "laster", "bakgrunder"),
+        (SARDRAG, "sardrag", "bakgrunder"),
+    ],
+)
+def test_the_tables_exclude_every_flagged_pair(pairs, left, right):
+    for a, b in sorted(pairs):
+        assert _excluded(TABLES[left].get(a), TABLES[right].get(b)), (a, b)
+
+
+@pytest.fixture(scope="module")
+def everyone() -> list[dict]:
+    return make("karma", "pc", count=SEEDS, seed=2525) + make(
+        "karma", "npc", count=SEEDS, seed=2526
+    )
+
+
+def test_no_character_has_a_flagged_pair(everyone):
+    found = []
+    for char in everyone:
+        backgrounds = {b["id"] for b in char["bakgrunder"]}
+        traits = {s["id"] for s in char["sardrag"]}
+        found += [p for p in SENTENCES if p == (char["last_id"], char["dygd_id"])]
+        found += [p for p in VICES if p[0] == char["last_id"] and p[1] in backgrounds]
+        found += [p for p in SARDRAG if p[0] in traits and p[1] in backgrounds]
+    assert not found, sorted(set(found))
