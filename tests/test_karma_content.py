@@ -109,3 +109,18 @@ def test_no_character_has_a_flagged_pair(everyone):
         found += [p for p in VICES if p[0] == char["last_id"] and p[1] in backgrounds]
         found += [p for p in SARDRAG if p[0] in traits and p[1] in backgrounds]
     assert not found, sorted(set(found))
+
+
+@pytest.mark.parametrize("system_id", ["karma", "matinee", "lef", "savage", "spelsystemet"])
+def test_list_shows_no_raw_placeholders(system_id):
+    """`--list` writes for no one character: "fuskar när han/hon spelar kort", and the
+    sentence's form as ‹namn› ‹last› men han/hon ‹dygd›, never "{han}"."""
+    from chargen.output import listing
+
+    pack = load(system_id).tables()
+    shown = [pack[n] for n in pack.names() if pack[n].kind != "labels"]  # its own templates
+    text = "".join(listing(shown, "text", pack, 200))
+    assert "{" not in text and "}" not in text, [x for x in text.splitlines() if "{" in x][:5]
+    if system_id == "karma":
+        assert "fuskar när han/hon spelar kort" in text
+        assert "‹namn› ‹last› men han/hon ‹dygd›" in text
