@@ -124,3 +124,18 @@ def test_list_shows_no_raw_placeholders(system_id):
     if system_id == "karma":
         assert "fuskar när han/hon spelar kort" in text
         assert "‹namn› ‹last› men han/hon ‹dygd›" in text
+
+
+def test_npc_rosters_show_the_sentence_or_name_it_as_left_out():
+    import json
+
+    from conftest import run
+
+    chars = json.loads(run("karma", "npc", "-n", "3", "--seed", "5", "-f", "json").stdout)
+    wide = run("karma", "npc", "-n", "3", "--seed", "5", "--width", "1000").stdout
+    assert "Last och dygd" in wide
+    assert all(c["mening"] in wide for c in chars)
+    narrow = run("karma", "npc", "-n", "3", "--seed", "5", "--width", "80").stdout
+    assert "Får inte plats" in narrow and "Last och dygd" in narrow.split("Får inte plats")[1]
+    band = run("karma", "npc", "-n", "3", "--seed", "5", "--band").stdout
+    assert "Last och dygd" in band
