@@ -26,25 +26,33 @@ class PromptClosed(ChargenError):
     """stdin ended (Ctrl-D or a closed pipe) while a question was open."""
 
 
-def entry_name(entry: dict) -> str:
+def entry_name(entry: dict, pack: Any = None) -> str:
+    """An option's name; a roll table's row (a vice) reads as its result, its pronouns
+    as "han/hon" (chargen.conditions.listed_text), never as its id."""
     for key in NAME_KEYS:
         value = entry.get(key)
         if isinstance(value, str):
             return value
         if isinstance(value, dict):
             return " / ".join(str(v) for v in value.values())
+    if entry.get("result") is not None:
+        from chargen.conditions import listed_text
+
+        return listed_text(entry["result"], getattr(pack, "pronouns", None))
     return str(entry.get("id", ""))
 
 
 def _names(entry: dict) -> tuple:
     name = entry.get("name")
+    if name is None and entry.get("result") is not None:  # a row of a roll table: its text
+        name = entry["result"]
     return tuple(name.values()) if isinstance(name, dict) else (name,) if name else ()
 
 
 def describe(entry: dict, table: Any = None, labels: Labels | None = None, pack: Any = None) -> str:
     """One option as a reader sees it: its name, then its description, rules text,
     effects and the table's own fields, labelled, ids shown by name."""
-    name = entry_name(entry)
+    name = entry_name(entry, pack if pack is not None else getattr(table, "pack", None))
     if table is None or labels is None:
         return name
     from chargen.output import entry_details
@@ -111,7 +119,7 @@ class Prompter:
 
     def _shown(self, value: Any) -> str:
         if isinstance(value, dict):
-            return entry_name(value)
+            return entry_name(value, self.pack)
         if isinstance(value, list | tuple):
             return ", ".join(self._shown(v) for v in value)
         if isinstance(value, bool):
@@ -175,16 +183,26 @@ class Prompter:
             answer = self.ask(self.labels.prompt("many", what=what, count=how_many))
             if not answer:
                 return None
-            parts = [p for p in answer.replace(";", ",").split(",") if p.strip()]
+            parts = [p.strip() for p in answer.replace(";", ",").split(",") if p.strip()]
             chosen = [self._resolve(p, pool) for p in parts]
-            if (
-                all(chosen)
-                and len({id(e) for e in chosen}) == len(chosen)
-                and low <= len(chosen) <= high
-            ):
+            unknown = [p for p, e in zip(parts, chosen, strict=True) if e is None]
+            if unknown:
+                self._invalid(", ".join(unknown))
+            elif len({id(e) for e in chosen}) != len(chosen):
+                self.refuse("twice", answer=answer)
+            elif not low <= len(chosen) <= high:  # "three Bakgrunder when two is the limit"
+                self.refuse("count_wrong", count=how_many, given=len(chosen), what=what)
+            else:
                 return chosen  # type: ignore[return-value]
-            self._invalid(answer)
         raise self._retry(what)
+
+    def refuse(self, key: str, **fill: Any) -> None:
+        """A reason an answer is refused, in the pack's words (a pack without the key
+        says the answer is none of the options)."""
+        if key in self.labels.prompts:
+            self.say("  " + self.labels.prompt(key, **fill))
+        else:
+            self._invalid(fill.get("answer", str(fill.get("given", ""))))
 
     def number(self, what: str, low: int, high: int) -> int | None:
         for _ in range(TRIES):

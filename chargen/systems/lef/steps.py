@@ -166,32 +166,6 @@ def _spend_by_sums(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, i
     return dict(zip(EVNER, values, strict=True))
 
 
-def _player_spread(ctx: Context, rules: dict, drawn: dict[str, int]) -> dict[str, int]:
-    """At `--interactive` the player sees the drawn spread of evnepoint and keeps it, or
-    gives each evne its value (within what leaves the rest of the budget spendable; an
-    empty answer keeps the drawn value where it still fits). Without a prompter there is
-    no such question: the draw is the spread."""
-    if ctx.prompter is None:
-        return drawn
-    L = ctx.labels
-    ctx.prompter.drawn(", ".join(f"{L(e)} {drawn[e]}" for e in EVNER))
-    if ctx.ask_yes_no("behold_evner", True):
-        return drawn
-    start, room = rules["evne_start"], rules["evne_max_start"] - rules["evne_start"]
-    left = rules["evnepoint"]
-    values = {}
-    for index, evne in enumerate(EVNER):
-        rest = len(EVNER) - index - 1
-        low, high = start + max(0, left - room * rest), start + min(room, left)
-        if low == high:  # the budget leaves this evne no choice
-            value = low
-        else:
-            value = ctx.ask_number(evne, low, high, min(max(drawn[evne], low), high))
-        values[evne] = value
-        left -= value - start
-    return values
-
-
 def evner(char: dict, ctx: Context) -> None:
     """Spend the evne budget; take a forbedring at each threshold reached and the
     ekspertise at ekspertise_ved."""
@@ -200,7 +174,13 @@ def evner(char: dict, ctx: Context) -> None:
     pers = char.get("personlighed")
     personlighed = ctx.table("personligheder").get(pers) if pers else {}
     favoured = set(personlighed.get("foretrukne_evner", ()))
-    values = _player_spread(ctx, rules, spend(ctx, rules, favoured))
+    values = ctx.ask_spread(  # at --interactive the player may give each evne its value
+        "behold_evner",
+        spend(ctx, rules, favoured),
+        rules["evne_start"],
+        rules["evne_max_start"],
+        rules["evnepoint"],
+    )
     ctx.log(evnepoint=rules["evnepoint"], evner=values)
     char["talenter"] = {e: values[e] for e in TALENTER}
     char["kundskaber"] = {e: values[e] for e in KUNDSKABER}
