@@ -140,7 +140,7 @@ SPECS = {
             "stridsmanovrar": "list[id:stridsmanovrar]",
         },
     ),
-    "hojningar": Spec("definitions"),
+    "hojningar": Spec("definitions", fields={"kostnad": "int[1..100]"}),
     "mallar": Spec(
         "definitions",
         fields={
@@ -226,9 +226,26 @@ PC_STEPS = [
     Step(
         "spendera",
         steps.spendera_hjaltepoang,
-        fields=("hjaltepoang", "hojningar", "grundegenskaper", "fardigheter", "tillgangar"),
+        fields=(
+            "hjaltepoang",
+            "hojningar",
+            "bekanta",
+            "kontakter",
+            "grundegenskaper",
+            "fardigheter",
+            "tillgangar",
+        ),
         command=False,
-        reads=("hjaltepoang", "grundegenskaper", "fardigheter", "tillgangar"),
+        # what a raise can still lift; a Bekant of the arketyp or a karriär
+        reads=(
+            "hjaltepoang",
+            "grundegenskaper",
+            "fardigheter",
+            "tillgangar",
+            "arketyp_namn",
+            "karriarer",
+            "kontakter",
+        ),
     ),
     Step(
         "utrustning",
