@@ -765,7 +765,7 @@ def test_npcs_have_zero_grundegenskaper_and_skills_of_ten(template):
     for char in batch:
         assert char["kind"] == "npc" and char["template"] == template
         assert char["grundegenskaper"] == dict.fromkeys(GRUNDEGENSKAPER, 0)
-        assert char["fardigheter"] == dict.fromkeys(FASTA, 10)
+        assert char["fardigheter"] == dict.fromkeys((*FASTA, "kunskap"), 10)  # Kunskap too
         size = entry("storlekar", spec["storlek"])["slas_ut_pa"]
         assert char["slas_ut_pa"] == spec.get("slas_ut_pa", size)
         if spec.get("manniska"):

@@ -49,3 +49,48 @@ def test_a_bekant_is_offered_and_kept_within_personlighet(spenders):
         assert any(k.startswith("Bekant från tiden som ") for k in char["kontakter"])
         assert char["bekanta_max"] == char["grundegenskaper"]["personlighet"]
     assert "bekant" in {e["id"] for e in TABLES["hojningar"].entries}
+
+
+WEAPON_SKILLS = ("kasta", "narstrid", "enkelskott", "automateld")
+
+
+@pytest.fixture(scope="module")
+def pcs() -> list[dict]:
+    return make("matinee", "pc", count=SEEDS * 2, seed=2562)
+
+
+def test_the_weapon_belongs_to_a_skill_the_character_has(pcs):
+    wrong = []
+    for char in pcs:
+        skills = char["fardigheter"]
+        if not any(skills[s] > 0 for s in WEAPON_SKILLS):
+            continue
+        weapon = next(i for i in char["utrustning"] if i.get("vapen"))
+        if skills[weapon["fardighet"]] == 0:
+            wrong.append((char["seed"], char["arketyp"], weapon["namn"]))
+    assert not wrong, wrong[:5]
+
+
+def test_no_rich_character_despises_the_rich(pcs, spenders):
+    # with --spend-hjaltepoang a raise may lift Tillgångar to 15 after the words are drawn
+    rich = {"foraktar_de_rika", "vill_bli_rik"}
+    poor = {"stamgast_pa_kasinot", "luktar_dyr_parfym"}
+    wrong = []
+    for char in pcs:
+        words = {w["id"] for w in char["beskrivningsord"]}
+        if char["tillgangar"] >= 15 and words & rich or char["tillgangar"] < 5 and words & poor:
+            wrong.append((char["seed"], char["tillgangar"], words))
+    assert not wrong, wrong[:5]
+
+
+def test_npcs_have_kunskap_and_wear_only_their_own_faiths_vestments():
+    npcs = make("matinee", "npc", count=SEEDS * 4, seed=2563)
+    for char in npcs:
+        assert char["fardigheter"]["kunskap"] == char["grundegenskaper"]["intelligens"] + 10
+    stolor = [
+        (c["seed"], c["megakorporation"])
+        for c in npcs
+        for i in c.get("utrustning", ())
+        if i["namn"] == "Brödraskapets stola" and c["megakorporation"] != "brodraskapet"
+    ]
+    assert not stolor, stolor[:5]

@@ -220,8 +220,9 @@ PC_STEPS = [
         lists=("beskrivningsord_*",),
         label="Beskrivningsord",
         help="Step 6: two different beskrivningsord.",
-        # none against the corporation, the arketyp (direktör) or a karriär (spion)
-        reads=("megakorporation", "arketyp", "karriarer"),
+        # none against the corporation, the arketyp (direktör), a karriär (spion) or
+        # the character's means (Tillgångar's band)
+        reads=("megakorporation", "arketyp", "karriarer", "tillgangar"),
     ),
     Step(
         "spendera",
@@ -347,7 +348,14 @@ SYSTEM = System(
     description="Mutant Chronicles i Luna City: 2T10 slag under, hjältepoäng och beskrivningsord.",
     specs=SPECS,
     effect_keys=EFFECT_KEYS,
-    facts={"megakorporation": "megakorporationer", "arketyp": "arketyper", "template": "mallar"},
+    facts={
+        "megakorporation": "megakorporationer",
+        "arketyp": "arketyper",
+        "template": "mallar",
+        # how well off the character is when the beskrivningsord are drawn (no one rich
+        # "föraktar de rika"): set by the beskrivningsord step
+        "tillgangar_band": "tillgangar_band",
+    },
     pc=PC_STEPS,
     npc=NPC_STEPS,
     pc_options=[

@@ -249,6 +249,7 @@ def beskrivningsord(char: dict, ctx: Context) -> None:
     categories (one file each); at the prompt the player picks the categories and
     the words, and may then keep each word or write one of their own."""
     count = ctx.setting("regler", "beskrivningsord_antal")
+    ctx.set_fact("tillgangar_band", band(ctx, "tillgangar_band", char["tillgangar"])["id"])
     categories = ctx.choose_many("kategori", "beskrivningsord_kategorier", count)
     words = []
     for category in categories:
