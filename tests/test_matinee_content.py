@@ -3,8 +3,12 @@ of characters in one process."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from conftest import make
+from pty_walk import walk
 
 from chargen.systems import load
 
@@ -94,3 +98,36 @@ def test_npcs_have_kunskap_and_wear_only_their_own_faiths_vestments():
         if i["namn"] == "Brödraskapets stola" and c["megakorporation"] != "brodraskapet"
     ]
     assert not stolor, stolor[:5]
+
+
+LOCALE = re.compile(r"\b[a-z]{2}_[A-Z]{2}\b")  # a Faker locale code: de_DE
+
+
+def test_no_faker_locale_code_is_shown_to_players():
+    from chargen.output import listing
+
+    text = "".join(listing([TABLES["megakorporationer"]], "text", TABLES, 200))
+    assert not LOCALE.search(text), LOCALE.findall(text)
+    assert "Namnskick: tyskt, franskt, italienskt, nederländskt" in " ".join(text.split())
+
+
+def test_interactive_prompts_have_plurals_no_locale_codes_and_offer_a_bekant():
+    run = walk(
+        ["matinee", "pc", "--interactive", "--seed", "3", "--spend-hjaltepoang", "-f", "json"],
+        answers=[
+            ("Megakorporation", "brodraskapet"),
+            ("Arketyp", "mystiker"),
+            ("Antal karriärer", "3"),
+            ("Hjältepoäng på en höjning", "bekant"),
+            ("Hjältepoäng på en höjning", "bekant"),
+        ],
+    )
+    assert run.code == 0, run.stderr
+    asked = " ".join(run.prompts)
+    assert "Välj 3 Karriärer" in asked and "Välj 2 Kategorier för beskrivningsord" in asked
+    assert re.search(r"Välj \d Inriktningar", asked), asked
+    assert not re.search(r"Välj \d+ (Karriär|Inriktning|Kategori) ", asked)
+    assert not LOCALE.search(run.stderr), LOCALE.findall(run.stderr)
+    [char] = json.loads(run.stdout)
+    assert [r["typ"] for r in char["hojningar"]] == ["bekant", "bekant"]
+    assert char["bekanta"] == min(2, char["grundegenskaper"]["personlighet"])
