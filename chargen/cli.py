@@ -12,6 +12,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
+from functools import partial
 
 import click
 
@@ -29,6 +30,8 @@ from chargen.systems import available, describe, load
 FORMATS = ("table", "json", "jsonl", "markdown")
 PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
 MAX_COUNT = 1_000_000
+WHERE_TRIES = 50_000  # characters --where tries at least (1,000 per match asked, if more)
+NAMES_KEPT = 50_000  # names --where remembers to keep its matches' unique (flat memory)
 SEED_LIMIT = 2**53
 _debug = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
 
@@ -147,7 +150,11 @@ class RootGroup(click.Group):
         if name in self.commands:
             return self.commands[name]
         if name in available():
-            return build_system_group(load(name))
+            # kept: resolving a command asks for it more than once
+            loaded = self.__dict__.setdefault("loaded", {})
+            if name not in loaded:
+                loaded[name] = build_system_group(load(name))
+            return loaded[name]
         return None
 
     def format_commands(self, ctx, formatter):
@@ -190,7 +197,22 @@ def cli(debug: bool) -> None:
 
 
 class StepGroup(click.Group):
-    """A system's commands; an unknown one is refused with the list of valid ones."""
+    """A system's commands, each built when it is first asked for (a run uses one, and
+    building the options of all of them is a tenth of a sheet's start-up); an unknown
+    one is refused with the list of valid ones."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.makers: dict[str, Callable[[], click.Command]] = {}
+
+    def list_commands(self, ctx):
+        return list(self.makers)
+
+    def get_command(self, ctx, name):
+        command = self.commands.get(name)
+        if command is None and name in self.makers:
+            command = self.commands[name] = self.makers[name]()
+        return command
 
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""
@@ -210,12 +232,54 @@ def build_system_group(system) -> click.Group:
         help=f"{system.name} ({system.language}). {system.description}".strip(),
         context_settings={"help_option_names": ["-h", "--help"]},
     )
-    group.add_command(_generate_command(system, "pc", None))
-    group.add_command(_generate_command(system, "npc", None))
+    group.makers["pc"] = partial(_generate_command, system, "pc", None)
+    group.makers["npc"] = partial(_generate_command, system, "npc", None)
     for step in system.pc:
         if step.command:
-            group.add_command(_generate_command(system, "pc", step))
+            group.makers[step.id] = partial(_generate_command, system, "pc", step)
+    group.makers["reroll"] = partial(_reroll_command, system)
     return group
+
+
+def _reroll_command(system) -> click.Command:
+    @click.command(
+        "reroll",
+        help="A character saved as JSON (FILE, - for stdin) with STEP (or `name`) drawn "
+        "again, K times over with STEP=K. The file must be this system's, made by this "
+        "version, and match its recipe.",
+    )
+    @click.argument("step_word", metavar="STEP[=K]")
+    @click.argument("file", type=click.Path(allow_dash=True, dir_okay=False))
+    @format_option
+    @click.option("-o", "--output", type=click.Path(), default=None, help="Write to FILE.")
+    @width_option
+    def reroll(step_word, file, fmt, output, width):
+        run_reroll(system, step_word, file, fmt, output, width)
+
+    return reroll
+
+
+def run_reroll(system, step_word: str, file: str, fmt: str, output, width) -> None:
+    from chargen import output as out
+    from chargen import saved
+
+    width = width or out.terminal_width()
+    items = saved.read(file)
+    made = []
+    for n, char in enumerate(items, 1):
+        where = file if len(items) == 1 else f"{file} (character {n})"
+        saved.check(char, system.id, where)
+        kind = char.get("kind") if char.get("kind") in ("pc", "npc") else "pc"
+        step = system.step(char["step"]) if char.get("step") else None
+        variants = reroll_variants(system, kind, step, [step_word])
+        made.append(saved.rerolled(char, variants))
+    pack = load_tables(system, ())
+    with out.destination(output) as stream:
+        if len(made) == 1 or fmt in ("json", "jsonl"):
+            step = system.step(made[0]["step"]) if made[0].get("step") else None
+            out.write(out.render(system, pack, iter(made), fmt, len(made), step, width), stream)
+        else:
+            out.write(out.render(system, pack, iter(made), fmt, len(made), None, width), stream)
 
 
 def _system_option(system, option) -> Callable:
@@ -287,6 +351,24 @@ def _generate_command(system, kind: str, step) -> click.Command:
     command = callback
     for option in reversed(options + formats.options_for(system.id)):
         command = _system_option(system, option)(command)
+    if step is None:
+        command = click.option(
+            "--where",
+            "where",
+            default=None,
+            metavar="EXPR",
+            help="Only characters that satisfy EXPR (README: --where), e.g. "
+            "'grundegenskaper.psyke >= 4 and \"munk\" in bakgrunder'; -n N is N matches, "
+            f"from at most {WHERE_TRIES:,} (or 1,000 per match asked) tries.",
+        )(command)
+    command = click.option(
+        "--reroll",
+        "reroll",
+        multiple=True,
+        metavar="STEP[=K]",
+        help="The same character with STEP (or `name`) drawn again (K: the K-th "
+        "alternative; repeatable; the same step twice is K=2).",
+    )(command)
     command = click.option(
         "--interactive",
         is_flag=True,
@@ -361,6 +443,8 @@ def run_generate(
     interactive: bool,
     list_tables: bool = False,
     width: int | None = None,
+    reroll: tuple[str, ...] = (),
+    where: str | None = None,
     **chosen,
 ) -> None:
     from chargen import output as out
@@ -379,6 +463,7 @@ def run_generate(
         if not is_locale(locale):
             raise unknown_locale(locale)
     options = _validate_options(system, kind, pack, chosen)
+    variants = reroll_variants(system, kind, step, reroll)
     prompter = None
     if interactive and (sys.stdin is None or sys.stdin.closed):
         raise ChargenError("--interactive reads the answers from standard input, which is closed")
@@ -386,19 +471,27 @@ def run_generate(
         from chargen.prompts import Prompter
 
         prompter = Prompter(pack.labels, width=out.terminal_width(sys.stderr), pack=pack)
+    condition = None
+    if where is not None:
+        condition = where_condition(system, kind, options, where, interactive)
     batch_seed = draw_seed() if seed is None else seed
     items = generate(
         system,
         pack,
         kind,
         options,
-        count,
+        count if condition is None else where_tries(count),
         batch_seed,
         locale,
         prompter,
         step.id if step is not None else None,
         warn=lambda text: click.echo(f"chargen: {system.id}: {text}", err=True),
+        variants=variants,
+        tables_given=tuple(str(p) for p in _overlay_paths(tables_dirs)),
+        unique_names=condition is None,
     )
+    if condition is not None:
+        items = matching(items, condition, count, where_tries(count))
     items = out.progress(items, count)
     if export is not None:
         return out.export(export, system, pack, items, count, export_values, output)
@@ -419,6 +512,87 @@ def run_generate(
         return
     with out.destination(output) as stream:
         out.write(out.render(system, pack, items, fmt, count, step, width), stream)
+
+
+def where_tries(count: int) -> int:
+    return max(WHERE_TRIES, 1000 * count)
+
+
+def where_condition(system, kind: str, options: dict, text: str, interactive: bool):
+    """The parsed --where, its paths checked against the fields the characters have."""
+    from chargen import recipe
+    from chargen import where as conditions
+    from chargen.procedure import ENVELOPE
+
+    if interactive:
+        raise ChargenError("--where picks among random characters: it takes no --interactive")
+    if recipe.whole_batch(system, kind, options):
+        raise ChargenError(
+            "--where picks single characters; a batch made one whole (a squad, a band) "
+            "is kept or left whole"
+        )
+    condition = conditions.parse(text)
+    fields = {f for s in system.steps(kind) for f in s.fields} | set(ENVELOPE) | {"historik"}
+    conditions.known(condition.paths, fields)
+    return condition
+
+
+def matching(items, condition, count: int, tries: int):
+    """The characters that satisfy `condition`, until `count`; after `tries` characters
+    (or when a path has not been met in the first ones), exit 2 saying how rare it was.
+    Each is made from its own seed as it is alone (the batch's names are left as they
+    come), and one whose name a kept character has is passed by: no name repeats, and
+    every match's recipe makes it again."""
+    from chargen import where as conditions
+
+    found = tried = 0
+    first: list = []
+    names: set = set()  # of the characters kept: a match whose name is taken is passed by
+    for char in items:
+        tried += 1
+        if condition.holds(char):
+            if char["name"] in names:
+                continue
+            if len(names) >= NAMES_KEPT:
+                names.clear()
+            names.add(char["name"])
+            found += 1
+            yield char
+            if found == count:
+                return
+        elif not found and tried <= 200:
+            first.append(char)
+            if tried == 200:
+                why = conditions.unreached(condition.paths, first)
+                if why:
+                    raise ChargenError(why)
+                first = []
+    raise ChargenError(
+        f"{found:,} of {tried:,} characters matched --where {condition.text!r}"
+        + (f" ({count:,} asked)" if count > 1 or found else "")
+        + ": loosen the condition, or give the choices it asks for as options"
+    )
+
+
+def reroll_variants(system, kind: str, step, words) -> dict[str, int]:
+    """`--reroll STEP[=K]` words as generate's variants: step id -> K. `name` is the
+    naming step; a step given twice adds up (`--reroll x --reroll x` is x=2)."""
+    from chargen.recipe import reroll_word
+
+    steps = system.steps(kind) if step is None else system.pc[: system.pc.index(step) + 1]
+    ids = [s.id for s in steps]
+    naming = next((s.id for s in steps if s.naming), None)
+    variants: dict[str, int] = {}
+    for word in words:
+        name, k = reroll_word(word)
+        name = name.replace("-", "_")
+        if name == "name" and naming is not None:
+            name = naming
+        if name not in ids:
+            valid = ids + (["name"] if naming is not None else [])
+            raise ChoiceError("--reroll step", name, valid)
+        variants[name] = variants.get(name, 0) + k
+    return variants
 
 
 def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chargen import names
+from chargen import __version__, names
 from chargen.conditions import (
     GENDERS,
     MISSING,
@@ -114,6 +114,8 @@ class Context:
         # what every character starts with, in this order (chargen.procedure.new_character)
         self.envelope = {"system": system.id, "kind": kind, "template": None, "seed": 0}
         self.envelope["name"] = None
+        self.envelope["recipe"] = None  # chargen.recipe, set once the character is made
+        self.envelope["version"] = __version__  # what the seed and recipe hold within
         self.variants: dict[str, int] = {}
         # each step's stream is salted by the kind of character and the step's id
         self._salts = _Salts(kind)

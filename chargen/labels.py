@@ -32,6 +32,8 @@ WORDS = (
     "none",
     "step",
     "seed",
+    "recipe",
+    "remake",
     "name",
     "roll",
     "weight",

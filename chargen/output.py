@@ -22,7 +22,9 @@ from chargen.encode import json_array, jsonl
 from chargen.errors import ChargenError, OutputError, PipeClosed, Terminated
 
 FORMATS = ("table", "json", "jsonl", "markdown")
-ROSTER_CHUNK = 1000  # rows per laid-out block of a roster
+ROSTER_CHUNK = 1000
+GAP_WORD = "  "  # how far a roster's line under a row (its seed) is indented
+RECIPE_LINES = 5  # a roster's different recipes (seed aside) spelled out under it, at most  # rows per laid-out block of a roster
 BATCH_SHEET_LIMIT = 10_000  # a batch sheet (a squad's stat block) collects its members first
 
 
@@ -40,6 +42,7 @@ def roster(
     labels=None,
     width: int = 80,
     tables=None,
+    seeds: bool = False,
 ) -> Iterator[str]:
     """One row per character, in chunks of ROSTER_CHUNK rows; the columns (chosen and
     abbreviated on the first chunk to fit `width`) stay the same for the whole batch.
@@ -47,11 +50,17 @@ def roster(
     `columns` are chargen.sheet.Columns.
     """
     from chargen.labels import Labels
-    from chargen.render import choose_columns, md_table, roster_lines
+    from chargen.render import md_table, roster_lines
 
     labels = labels or Labels()
     cols = list(columns)
     forms = [labels.forms(c.key) if c.key in labels else [c.key] for c in cols]
+    recipes: dict[str, None] = {}
+    if seeds:  # every member's own seed, the one its recipe names (see recipe_lines)
+        from chargen.sheet import Column
+
+        cols.append(Column("seed", priority=9))
+        forms.append([labels.word("seed")])
     getters = [_getter(c, labels, tables) for c in cols]
     chosen: tuple | None = None
     rows: list[list[str]] = []
@@ -63,31 +72,87 @@ def roster(
             text = "\n".join(md_table(rows, [f[0] for f in forms]))
         else:
             if chosen is None:
-                chosen = choose_columns(cols, forms, rows, max(width, 20))
+                chosen = _roster_columns(cols, forms, rows, max(width, 20), seeds)
             keep, heads, widths = chosen
             body = [[r[i] for i in keep] for r in rows]
+            notes = None
+            if seeds and len(cols) - 1 not in keep:  # each seed on a line under its row
+                notes = [f"{GAP_WORD}{labels.word('seed')} {r[-1]}" for r in rows]
             numeric = [_numeric([r[k] for r in body]) for k in range(len(keep))]
             from chargen.render import fit_widths
 
             natural = [max([widths[k]] + [len(r[k]) for r in body]) for k in range(len(keep))]
             final = fit_widths(natural, widths, max(width, 20))
-            text = "\n".join(roster_lines(heads, final, body, numeric))
+            text = "\n".join(roster_lines(heads, final, body, numeric, notes))
         return text + "\n" if first else "\n" + text + "\n"
 
     filled: set[int] = set()  # columns with text in some row (an empty one is not left out)
+    shown = len(cols) - 1 if seeds else len(cols)  # (the seed column is never "left out")
+    placeholder = f"<{labels.word('seed')}>"
     for item in items:
         rows.append([get(item) for get in getters])
-        filled.update(i for i, c in enumerate(rows[-1]) if c)
+        if seeds and len(recipes) < RECIPE_LINES:
+            recipes[recipe_template(item, placeholder)] = None
+        filled.update(i for i, c in enumerate(rows[-1][:shown]) if c)
         if len(rows) == ROSTER_CHUNK:
             yield flush()
             rows, first = [], False
     if rows:
         yield flush()
+    if recipes:
+        yield from recipe_lines(labels, list(recipes), markdown, max(width, 20))
     if chosen is not None:
         yield from legend(labels, forms, chosen, filled, max(width, 20), cols)
     elif markdown and filled:  # every column and its full header: only the cells' short forms
         every = (list(range(len(cols))), [f[0] for f in forms], None)
         yield from legend(labels, forms, every, filled, max(width, 20), cols)
+
+
+def _roster_columns(cols: list, forms: list, rows: list, width: int, seeds: bool) -> tuple:
+    """The roster's columns (chargen.render.choose_columns). The seed column (the last,
+    with `seeds`) is kept when the others fit beside it as they would without it;
+    else it is left out and each member's seed goes on a line under its row, so the
+    seed never costs the roster a column."""
+    from chargen.render import choose_columns
+
+    found = choose_columns(cols, forms, rows, width)
+    if not seeds:
+        return found
+    seed = len(cols) - 1
+    without = choose_columns(cols[:-1], forms[:-1], [r[:-1] for r in rows], width)
+    others = [(i, h) for i, h in zip(found[0], found[1], strict=True) if i != seed]
+    if seed in found[0] and others == list(zip(without[0], without[1], strict=True)):
+        return found
+    return without
+
+
+def recipe_template(char: dict, placeholder: str) -> str:
+    """A member's recipe with its seed left as `placeholder` (a batch's members share
+    everything else); a recipe without the member's own seed (a squad's, which is the
+    batch's command) as it is."""
+    seed = f" --seed {char['seed']}"
+    text = char.get("recipe") or ""
+    return text.replace(seed, f" --seed {placeholder}", 1) if seed + " " in text + " " else text
+
+
+def recipe_lines(labels, recipes: list[str], markdown: bool, width: int) -> Iterator[str]:
+    """The lines under a roster that tell how to make a member again."""
+    from chargen.render import wrap
+
+    word = labels.word("remake")
+    if markdown:
+        yield "\n" + "".join(f"{word}: `{r}`  \n" for r in recipes)
+        return
+    lines = [line for r in recipes for line in wrap(f"{word}: {r}", width, "  ")]
+    yield "\n" + "\n".join(lines) + "\n"
+
+
+def recipe_section(char: dict, labels) -> Any:
+    """The sheet's last section: the character's seed and the command that makes it again."""
+    from chargen.sheet import Section
+
+    rows = [[labels.word("seed"), char["seed"]], [labels.word("remake"), char["recipe"]]]
+    return Section(labels.word("recipe"), rows=rows)
 
 
 def legend(
@@ -164,7 +229,17 @@ def _numeric(cells: list[str]) -> bool:
 
 
 NAME_KEYS = ("name", "namn", "navn", "nev")
-ENVELOPE = ("system", "kind", "template", "seed", "name", "step", "historik")
+ENVELOPE = (
+    "system",
+    "kind",
+    "template",
+    "seed",
+    "name",
+    "recipe",
+    "version",
+    "step",
+    "historik",
+)
 EFFECT_KEYS = ("effects", "effekter", "effekt", "virkning_effekter", "hatasok")
 
 
@@ -179,6 +254,8 @@ def step_sheet(system, char: dict, tables, step=None) -> list:
     head = [[labels.word("name"), char["name"]]] if char.get("name") else []  # not yet named
     head.append([labels.word("step"), labels(step.id) if step is not None else char["step"]])
     head.append([labels.word("seed"), char["seed"]])
+    if char.get("recipe"):
+        head.append([labels.word("remake"), char["recipe"]])
     sections = [Section(labels(system.id) if system.id in labels else system.name, rows=head)]
     shown: set[str] = set()
     fields = set(step.fields) if step is not None else set(char) - set(ENVELOPE)
@@ -269,11 +346,11 @@ def render(
                 if f != "name"
             ),
         ]
-        return roster(columns, items, markdown, labels, width, tables)
+        return roster(columns, items, markdown, labels, width, tables, seeds=True)
     if count == 1:
         return (
             section_text(
-                named(system.sheet_sections(c, tables), tables),
+                [*named(system.sheet_sections(c, tables), tables), recipe_section(c, labels)],
                 markdown,
                 c.get("name") or "",
                 width,
@@ -282,7 +359,7 @@ def render(
         )
     if system.batch_sheet is not None and count <= BATCH_SHEET_LIMIT:
         return _batch_or_roster(system, tables, list(items), markdown, width)
-    return roster(system.roster, items, markdown, labels, width, tables)
+    return roster(system.roster, items, markdown, labels, width, tables, seeds=True)
 
 
 def _batch_or_roster(
@@ -292,8 +369,9 @@ def _batch_or_roster(
     if sections is not None:
         sections = named(sections, tables)
     if sections is None:
-        yield from roster(system.roster, items, markdown, tables.labels, width, tables)
+        yield from roster(system.roster, items, markdown, tables.labels, width, tables, True)
     else:
+        sections.append(recipe_section(items[0], tables.labels))
         yield section_text(sections, markdown, width=width)
 
 

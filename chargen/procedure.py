@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from chargen import recipe
 from chargen.conditions import PRONOUNS
 from chargen.context import Context
 from chargen.errors import ChargenError, ChoiceError, Problem
@@ -226,7 +227,7 @@ def _pack_fault(tables: Tables, kind: str, seed: int, why: str) -> Problem:
     )
 
 
-ENVELOPE = ("system", "kind", "template", "seed", "name")
+ENVELOPE = ("system", "kind", "template", "seed", "name", "recipe", "version")
 
 
 class Character(dict):
@@ -252,7 +253,7 @@ def make_character(ctx: Context, steps: list[Step], fields: tuple[str, ...] | No
         step.run(char, ctx)
     if fields is not None:
         head = {k: char[k] for k in ENVELOPE}
-        head["step"] = ctx.step
+        head["step"] = ctx.step  # (the recipe is set by generate, after the step)
         head.update((k, char[k]) for k in fields if k in char)
         char = head
     if ctx.historik:
@@ -415,6 +416,23 @@ class UniqueNames:
         self.warn(f"the names ran out ({'; '.join(spaces)}): the rest are numbered")
 
 
+def _recipe(ctx: Context, command: str, locale, tables_given, batch_seed: int) -> tuple:
+    """(the words before a member's seed, those after it, whether the batch is one
+    whole and every member's recipe is the batch's)."""
+    made = recipe.build(
+        ctx.system, ctx.kind, command, ctx.options, locale, tables_given, ctx.variants
+    )
+    whole = ctx.count > 1 and recipe.whole_batch(ctx.system, ctx.kind, ctx.options)
+    if whole:
+        made = made._replace(count=ctx.count, seed=batch_seed)
+    return made.head(), made.tail(), whole
+
+
+def recipe_of(char: dict) -> str:
+    """A character's recipe (the command that makes it again)."""
+    return char["recipe"]
+
+
 def generate(
     system: System,
     tables: Tables,
@@ -428,15 +446,23 @@ def generate(
     trace: Callable[[dict, Context], None] | None = None,
     variants: dict[str, int] | None = None,
     warn: Callable[[str], None] | None = None,
+    tables_given: tuple[str, ...] = (),
+    unique_names: bool = True,
 ) -> Iterator[dict]:
     """Characters one at a time: a PC, an NPC, or (with `step`) one step's part of a PC.
 
     Choices that no character can satisfy together are a ChargenError before the
-    first one. `variants` draws the steps it names from other streams (step id ->
+    first one. `unique_names=False` leaves names as each member's seed gives them (for
+    `--where`, which keeps names unique among the characters it keeps). `variants` draws the steps it names from other streams (step id ->
     variant, 0 the usual). In a batch of whole characters no two share a name (see
     `UniqueNames`; `warn` hears when a template's names run out). `trace(character,
     ctx)` (for tests) sees each character with the context that made it, before the
     next one starts.
+
+    Each character's `recipe` (chargen.recipe) is the command that makes it again: its
+    own seed (a renamed member's new one), the options, `locale`, the `tables_given`
+    folders as the user gave them, the variants; for a batch that its options make one
+    whole, the batch's command.
     """
     ctx = Context(system, tables, kind, options, count, batch_seed, locale, prompter)
     ctx.variants = dict(variants or {})
@@ -451,8 +477,16 @@ def generate(
         steps = system.steps(kind)
         fields = None
     unique = None
-    if fields is None and count > 1 and prompter is None and any(s.naming for s in steps):
+    if (
+        unique_names
+        and fields is None
+        and count > 1
+        and prompter is None
+        and any(s.naming for s in steps)
+    ):
         unique = UniqueNames(ctx, steps, warn)
+    command = step if step is not None else kind
+    made = _recipe(ctx, command, locale, tables_given, batch_seed)
     for index in range(count):
         seed = character_seed(batch_seed, index)
         if unique is None:
@@ -460,6 +494,9 @@ def generate(
             char = make_character(ctx, steps, fields)
         else:
             char = unique.make(seed, index)
+        if prompter is not None:  # the prompts' answers are options by now
+            made = _recipe(ctx, command, locale, tables_given, batch_seed)
+        char["recipe"] = made[0] + str(batch_seed if made[2] else char["seed"]) + made[1]
         if trace is not None:
             trace(char, ctx)
         yield char

@@ -337,8 +337,14 @@ def choose_columns(
 
 
 def roster_lines(
-    headers: list[str], widths: list[int], rows: list[list[str]], numeric: list[bool]
+    headers: list[str],
+    widths: list[int],
+    rows: list[list[str]],
+    numeric: list[bool],
+    notes: list[str] | None = None,
 ) -> Iterator[str]:
+    """A roster's lines: headers, a rule, each row (and its line of `notes`, if any)."""
+
     def emit(cells: list[str]) -> Iterator[str]:
         wrapped = [wrap(c, widths[i]) if c else [""] for i, c in enumerate(cells)]
         for n in range(max(len(w) for w in wrapped)):
@@ -350,5 +356,7 @@ def roster_lines(
 
     yield from emit(headers)
     yield GAP.join("-" * w for w in widths)
-    for row in rows:
+    for n, row in enumerate(rows):
         yield from emit(row)
+        if notes is not None:
+            yield notes[n]

@@ -32,7 +32,7 @@ def every_command_path() -> list[list[str]]:
     for sid in available():
         group = build_system_group(load(sid))
         paths.append([sid])
-        paths += [[sid, name] for name in group.commands]
+        paths += [[sid, name] for name in group.list_commands(None)]
     return paths
 
 
@@ -114,21 +114,29 @@ def test_table_format_is_a_sheet_for_one_and_a_roster_for_many():
     sheet = run("karma", "pc", "--seed", "1").stdout
     assert "Egenskaper" in sheet and "Last och dygd" in sheet
     roster = run("karma", "npc", "-n", "5", "--seed", "1").stdout.split("\n\n")[0].splitlines()
-    assert roster[0].split()[:2] == ["Namn", "Mall"] and len(roster) == 2 + 5
+    assert roster[0].split()[:2] == ["Namn", "Mall"] and len(roster) == 2 + 5 * 2
+    # at 80 columns each member's seed has a line of its own under its row
+    assert [line.split()[0] for line in roster[3::2]] == ["Seed"] * 5
 
 
 def test_markdown_sheet_and_roster():
     sheet = run("karma", "pc", "--seed", "1", "-f", "markdown").stdout
     assert sheet.startswith("# ") and "## Egenskaper" in sheet and "|" in sheet
-    roster = run("karma", "npc", "-n", "4", "--seed", "1", "-f", "markdown").stdout.splitlines()
+    text = run("karma", "npc", "-n", "4", "--seed", "1", "-f", "markdown").stdout
+    roster = text.split("\n\n")[0].splitlines()
     assert roster[0].startswith("| Namn") and roster[1].startswith("| --") and len(roster) == 6
+    assert roster[0].endswith("| Seed |") and "Gör om: `chargen karma npc --seed <Seed>`" in text
 
 
 def test_long_roster_is_written_in_chunks_with_every_row():
     result = run("karma", "npc", "-n", str(output.ROSTER_CHUNK + 10), "--seed", "1")
     # a row's first line holds its Egenskaper (digits); a long name's second line, the
     # headers and the legend under the roster hold none
-    rows = [line for line in result.stdout.splitlines() if re.search(r" \d( |$)", line)]
+    rows = [
+        line
+        for line in result.stdout.splitlines()
+        if re.search(r" \d( |$)", line) and not line.startswith("  Seed ")
+    ]
     assert len(rows) == output.ROSTER_CHUNK + 10
 
 

@@ -29,15 +29,17 @@ LAYERS: list[tuple[str, ...]] = [
     ("printable",),
     ("prompts",),
     ("output",),
+    ("saved",),  # characters saved as JSON, checked and drawn again
     ("systems",),  # the registry: games by id, built in or installed as plugins
     ("systems.*",),  # each game's package
     ("procedure",),  # System, Step, generate: the procedures and the loop over a batch
+    ("recipe",),  # the command line that makes a character again
     ("context",),  # Context: what a step works with
     ("steering",),  # the choices pinned by options, kept possible
     ("sheet",),  # Section, Part, Column: what a sheet is made of
     ("tables",),
     ("labels", "conditions", "names"),
-    ("dice", "render", "encode", "tomlfile", "slugs"),
+    ("dice", "render", "encode", "tomlfile", "slugs", "where"),
     ("errors", "seeds", "cache", "__init__"),
 ]
 # Inside a game's package, top first: its declaration, its sheet and pack checks,

@@ -122,3 +122,41 @@ def load(system_id: str):
             f"{getattr(system, 'id', None)!r}: the entry point's name must be the System's id"
         )
     return system
+
+
+def remake(text: str, tables=None):
+    """The characters a recipe makes (chargen.recipe), as `generate` yields them: one,
+    or a whole batch for the recipe of a batch made one whole (a squad, a band).
+
+    `tables` is the pack to use (default: the built-in tables with the recipe's
+    `--tables` folders laid over them, checked as the command line checks them)."""
+    from pathlib import Path
+
+    from chargen.errors import TableError
+    from chargen.procedure import generate
+    from chargen.recipe import parse
+
+    made = parse(text)
+    system = load(made.system)
+    if made.command in ("pc", "npc"):
+        kind, step = made.command, None
+    else:
+        kind, step = "pc", system.step(made.command).id
+    if tables is None:
+        tables = system.tables([Path(t) for t in made.tables], tuple(available()))
+        if len(tables.dirs) > 1:
+            problems = tables.check()
+            if problems:
+                raise TableError(problems)
+    return generate(
+        system,
+        tables,
+        kind,
+        made.options_for(system),
+        made.count,
+        made.seed,
+        made.locale,
+        step=step,
+        variants=made.variants(),
+        tables_given=made.tables,
+    )

@@ -256,13 +256,16 @@ def usable(ctx: Context, plan: dict, job_id: str, genre_id: str, sto: int, sty: 
     """Per weapon table of `arms`: (its name, the weapons usable with STO and STY, those
     refused)."""
     level = (bisect(plan["sto"], sto), bisect(plan["sty"], sty))
-    return ctx.memo(("vapenval", job_id, genre_id, level), _usable, plan, sto, sty)
+    key = ("vapenval", job_id, genre_id, level)
+    return ctx.memo(key, _usable, ctx, key, plan, sto, sty)
 
 
-def _usable(plan: dict, sto: int, sty: int) -> tuple:
+def _usable(ctx: Context, key: tuple, plan: dict, sto: int, sty: int) -> tuple:
     out = []
     for table, needs in plan["lists"]:
-        fits = [w for w, s, y in needs if sto >= s and sty >= y]
+        # each list memoised on its own, so that picking among it finds the pool of the
+        # rows that fit memoised too (Context.pool), not filtered again per member
+        fits = ctx.memo((*key, table), list, [w for w, s, y in needs if sto >= s and sty >= y])
         refused = [w for w, s, y in needs if not (sto >= s and sty >= y)]
         out.append((table, fits, refused))
     return tuple(out)

@@ -1,0 +1,405 @@
+"""`--where EXPR`: a condition on a character's JSON, parsed by hand, never evaluated
+as Python.
+
+The grammar (README, "Only some characters"), loosest first:
+
+    expr       := and ("or" and)*
+    and        := not ("and" not)*
+    not        := "not" not | quantified
+    quantified := ("any" | "all") comparison | comparison
+    comparison := operand (("==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not" "in") operand)?
+    operand    := path | number | string | dice | "true" | "false" | "null" | "(" expr ")"
+    path       := name ("." (name | "*"))*        e.g. grundegenskaper.psyke, utrustning.namn
+
+A path reads the character's JSON: a dict by its key, a list element by element (so
+`utrustning.namn` is every item's name), `*` every value of a dict or list. A path
+with several values is a list; `any` / `all` before a comparison ask whether some /
+every value of its paths makes it hold (`any bakgrunder == "munk"`, `all
+alaptulajdonsagok.* >= d6`). `X in Y` asks whether Y (a list, a dict's keys, a text)
+holds X. A drawn row (a dict with an `id`) equals its id: `"munk" in bakgrunder`. Dice (`d4` ... `d12`, `d12+1`) compare by size with each other and with
+die strings in the character. Numbers, texts and dice compare with their own kind;
+an ordering across kinds, or with a missing value, is false. A comparison without an
+operator holds when its value is true, a number not 0, a text or list not empty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from chargen.errors import ChargenError
+
+_TOKEN = re.compile(
+    r"""\s*(?:
+        (?P<number>-?\d+(?![\w.]))
+      | (?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
+      | (?P<op>==|!=|<=|>=|<|>|\(|\)|=)
+      | (?P<word>[A-Za-z_][\w+]*(?:\.(?:[A-Za-z_0-9][\w]*|\*))*)
+    )""",
+    re.VERBOSE,
+)
+_DIE = re.compile(r"^d(\d+)(?:\+(\d+))?$")
+KEYWORDS = {"and", "or", "not", "in", "any", "all", "true", "false", "null"}
+MISSING = object()  # a path the character does not have
+MAX_LENGTH = 2_000
+
+
+class Token(NamedTuple):
+    kind: str  # number, string, op, word, end
+    text: str
+    at: int
+
+
+class Die(NamedTuple):
+    """A die by its size: d8 < d10 < d12 < d12+1."""
+
+    sides: int
+    plus: int = 0
+
+    def __str__(self) -> str:
+        return f"d{self.sides}" + (f"+{self.plus}" if self.plus else "")
+
+
+def die(value: Any) -> Die | None:
+    if isinstance(value, Die):
+        return value
+    if isinstance(value, str):
+        found = _DIE.match(value)
+        if found:
+            return Die(int(found.group(1)), int(found.group(2) or 0))
+    return None
+
+
+def tokens(text: str) -> list[Token]:
+    if len(text) > MAX_LENGTH:
+        raise ChargenError(f"--where is longer than {MAX_LENGTH:,} characters")
+    out, at = [], 0
+    while at < len(text):
+        if text[at:].strip() == "":
+            break
+        found = _TOKEN.match(text, at)
+        if not found or found.end() == at:
+            raise ChargenError(f"--where: cannot read {text[at:].strip()[:20]!r} (at {at + 1})")
+        kind = found.lastgroup or "word"
+        out.append(Token(kind, found.group(kind), found.start(kind)))
+        at = found.end()
+    out.append(Token("end", "", len(text)))
+    return out
+
+
+# A node is a function of the character: a value (operands) or a truth (conditions).
+Node = Callable[[dict], Any]
+
+
+class Condition(NamedTuple):
+    """A parsed --where: `holds(char)`; `paths` the paths it reads."""
+
+    text: str
+    holds: Callable[[dict], bool]
+    paths: tuple[tuple[str, ...], ...]
+
+
+def parse(text: str) -> Condition:
+    parser = _Parser(text)
+    node = parser.expr()
+    if parser.peek().kind != "end":
+        parser.fail(f"unexpected {parser.peek().text!r}")
+    return Condition(text, lambda char: _truth(node(char)), tuple(parser.paths))
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.items = tokens(text)
+        self.at = 0
+        self.paths: list[tuple[str, ...]] = []
+        self.quantifier: list[list[Node]] | None = None  # the paths a quantifier spans
+
+    def peek(self) -> Token:
+        return self.items[self.at]
+
+    def take(self) -> Token:
+        token = self.items[self.at]
+        self.at += 1
+        return token
+
+    def word(self, *words: str) -> bool:
+        token = self.peek()
+        if token.kind == "word" and token.text in words:
+            self.at += 1
+            return True
+        return False
+
+    def fail(self, why: str) -> None:
+        token = self.peek()
+        where = f"at {token.at + 1}" if token.kind != "end" else "at the end"
+        raise ChargenError(f"--where {self.text!r}: {why} ({where})")
+
+    def expr(self) -> Node:
+        left = self.conjunction()
+        while self.word("or"):
+            right = self.conjunction()
+            left = (lambda a, b: lambda c: _truth(a(c)) or _truth(b(c)))(left, right)
+        return left
+
+    def conjunction(self) -> Node:
+        left = self.negation()
+        while self.word("and"):
+            right = self.negation()
+            left = (lambda a, b: lambda c: _truth(a(c)) and _truth(b(c)))(left, right)
+        return left
+
+    def negation(self) -> Node:
+        if self.word("not"):
+            inner = self.negation()
+            return lambda c: not _truth(inner(c))
+        return self.quantified()
+
+    def quantified(self) -> Node:
+        token = self.peek()
+        if token.kind == "word" and token.text in ("any", "all"):
+            self.at += 1
+            outer, self.quantifier = self.quantifier, []
+            test = self.comparison(quantified=True)
+            spans, self.quantifier = self.quantifier, outer
+            if not spans:
+                self.fail(f"'{token.text}' needs a path in the comparison after it")
+            return _quantify(token.text == "all", test, spans)
+        return self.comparison()
+
+    def comparison(self, quantified: bool = False) -> Node:
+        left = self.operand(quantified)
+        token = self.peek()
+        if token.kind == "op" and token.text in ("==", "!=", "<", "<=", ">", ">="):
+            self.at += 1
+            right = self.operand(quantified)
+            return _compare(token.text, left, right)
+        if token.kind == "op" and token.text == "=":
+            self.fail("'=' is no comparison: write '=='")
+        if self.word("in"):
+            right = self.operand(quantified)
+            return lambda c: _contains(right(c), left(c))
+        if token.kind == "word" and token.text == "not" and self._next_is("in"):
+            self.at += 2
+            right = self.operand(quantified)
+            return lambda c: not _contains(right(c), left(c))
+        return left
+
+    def _next_is(self, word: str) -> bool:
+        nxt = self.items[self.at + 1] if self.at + 1 < len(self.items) else None
+        return nxt is not None and nxt.kind == "word" and nxt.text == word
+
+    def operand(self, quantified: bool = False) -> Node:
+        token = self.take()
+        if token.kind == "number":
+            value: Any = int(token.text)
+            return lambda c: value
+        if token.kind == "string":
+            text = re.sub(r"\\(.)", r"\1", token.text[1:-1])
+            return lambda c: text
+        if token.kind == "op" and token.text == "(":
+            inner = self.expr()
+            if not (self.peek().kind == "op" and self.peek().text == ")"):
+                self.fail("a '(' is not closed")
+            self.at += 1
+            return inner
+        if token.kind == "word":
+            if token.text in ("true", "false", "null"):
+                constant = {"true": True, "false": False, "null": None}[token.text]
+                return lambda c: constant
+            if die(token.text) is not None:
+                sized = die(token.text)
+                return lambda c: sized
+            if token.text in KEYWORDS:
+                self.at -= 1
+                self.fail(f"'{token.text}' where a value or path belongs")
+            return self.path(token)
+        self.at -= 1
+        self.fail("a value or path belongs here" if token.kind != "end" else "unfinished")
+        raise AssertionError  # (fail raises)
+
+    def path(self, token: Token) -> Node:
+        parts = tuple(token.text.split("."))
+        if any(p != "*" and not re.match(r"^[a-z0-9_]+$", p) for p in parts):
+            self.at -= 1
+            self.fail(f"'{token.text}' is no path (keys are lower-case slugs: a.b.c)")
+        self.paths.append(parts)
+
+        def read(char: dict) -> Any:
+            return resolve(char, parts)
+
+        if self.quantifier is not None:
+            box: list[Any] = [MISSING]  # the value a quantifier puts in place
+            slot = _Slot(read, box)
+            self.quantifier.append(slot)  # type: ignore[arg-type]
+            return slot.current
+        return read
+
+
+class _Slot:
+    """A path under a quantifier: `values(char)` are its values, one at a time in `box`."""
+
+    def __init__(self, read: Node, box: list[Any]) -> None:
+        self.read, self.box = read, box
+
+    def values(self, char: dict) -> list[Any]:
+        value = self.read(char)
+        if value is MISSING:
+            return []
+        if isinstance(value, dict):
+            return list(value.values())
+        return list(value) if isinstance(value, list) else [value]
+
+    def current(self, char: dict) -> Any:
+        return self.box[0]
+
+
+def _quantify(every: bool, test: Node, slots: list) -> Node:
+    def holds(char: dict) -> bool:
+        choices = [slot.values(char) for slot in slots]
+        return _each(0, choices, slots, test, char, every)
+
+    return holds
+
+
+def _each(i: int, choices: list, slots: list, test: Node, char: dict, every: bool) -> bool:
+    if i == len(slots):
+        return _truth(test(char))
+    if not choices[i]:
+        return every  # no values: all of none holds, any of none does not
+    for value in choices[i]:
+        slots[i].box[0] = value
+        if _each(i + 1, choices, slots, test, char, every) != every:
+            return not every
+    return every
+
+
+def resolve(char: Any, parts: tuple[str, ...]) -> Any:
+    """The value at a path (a list where it goes through lists), or MISSING."""
+    value = char
+    for n, part in enumerate(parts):
+        if isinstance(value, list):
+            found = [resolve(v, parts[n:]) for v in value]
+            flat = []
+            for item in found:
+                if item is MISSING:
+                    continue
+                flat += item if isinstance(item, list) and parts[n:] else [item]
+            return flat if any(f is not MISSING for f in found) else MISSING
+        if part == "*":
+            if isinstance(value, dict):
+                value = list(value.values())
+                if n + 1 < len(parts):
+                    return resolve(value, parts[n + 1 :])
+                return value
+            return MISSING
+        if not isinstance(value, dict) or part not in value:
+            return MISSING
+        value = value[part]
+    return value
+
+
+def _truth(value: Any) -> bool:
+    if value is MISSING or value is None:
+        return False
+    if isinstance(value, Die):
+        return True
+    return bool(value)
+
+
+def _key(value: Any) -> tuple[int, Any] | None:
+    """A value as something to order: (kind, value); None when it has no order."""
+    if isinstance(value, bool) or value is None or value is MISSING:
+        return None
+    if isinstance(value, int | float):
+        return (0, value)
+    sized = die(value)
+    if sized is not None:
+        return (1, sized)
+    if isinstance(value, str):
+        return (2, value)
+    return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is MISSING or b is MISSING:
+        return False
+    da, db = die(a), die(b)
+    if da is not None and db is not None:
+        return da == db
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, dict) and isinstance(b, str):  # a drawn row is its id
+        return a.get("id") == b
+    if isinstance(b, dict) and isinstance(a, str):
+        return b.get("id") == a
+    return a == b
+
+
+def _compare(op: str, left: Node, right: Node) -> Node:
+    def holds(char: dict) -> bool:
+        a, b = left(char), right(char)
+        if op == "==":
+            return _same(a, b)
+        if op == "!=":
+            return a is not MISSING and b is not MISSING and not _same(a, b)
+        ka, kb = _key(a), _key(b)
+        if ka is None or kb is None or ka[0] != kb[0]:
+            return False
+        if op == "<":
+            return ka[1] < kb[1]
+        if op == "<=":
+            return ka[1] <= kb[1]
+        if op == ">":
+            return ka[1] > kb[1]
+        return ka[1] >= kb[1]
+
+    return holds
+
+
+def _contains(container: Any, item: Any) -> bool:
+    if container is MISSING or item is MISSING:
+        return False
+    if isinstance(container, list):
+        return any(_same(v, item) for v in container)
+    if isinstance(container, dict):
+        return isinstance(item, str) and item in container
+    if isinstance(container, str) and isinstance(item, str):
+        return item in container
+    return False
+
+
+def known(paths: tuple[tuple[str, ...], ...], fields: set[str]) -> None:
+    """Every path starts with a field the characters have (else exit 2 naming them)."""
+    for parts in paths:
+        if parts[0] not in fields:
+            raise ChargenError(
+                f"--where: no character has '{parts[0]}'; the fields are: "
+                + ", ".join(sorted(fields))
+            )
+
+
+def unreached(paths: tuple[tuple[str, ...], ...], seen: list[dict]) -> str | None:
+    """A path no character of `seen` had, with the keys there are where it stops."""
+    for parts in paths:
+        if all(resolve(c, parts) is MISSING for c in seen):
+            for n in range(1, len(parts)):
+                keys: set[str] = set()
+                for char in seen:
+                    for value in _as_list(resolve(char, parts[:n])):
+                        if isinstance(value, dict):
+                            keys |= set(value)
+                if parts[n] != "*" and keys and parts[n] not in keys:
+                    head = ".".join(parts[:n])
+                    return (
+                        f"--where: no character has '{'.'.join(parts)}'; {head} has: "
+                        + ", ".join(sorted(keys))
+                    )
+    return None
+
+
+def _as_list(value: Any) -> list:
+    if value is MISSING:
+        return []
+    return value if isinstance(value, list) else [value]
