@@ -830,7 +830,10 @@ class Context:
 
     def ask_yes_no(self, option: str, draw: Any) -> bool:
         """Yes or no: the option (a flag), the prompt, or `draw`."""
-        value, how = self._answer(option, lambda: self.prompter.yes_no(self.labels(option)), draw)
+        fixed = draw if isinstance(draw, bool) else None  # a default, not a roll
+        value, how = self._answer(
+            option, lambda: self.prompter.yes_no(self.labels(option), fixed), draw
+        )
         value = bool(value)
         self._asked(option, value, how)
         return value

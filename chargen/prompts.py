@@ -215,10 +215,18 @@ class Prompter:
             self._invalid(answer)
         raise self._retry(what)
 
-    def yes_no(self, what: str) -> bool | None:
+    def yes_no(self, what: str, default: bool | None = None) -> bool | None:
+        """Yes or no; `default` (when the empty answer is a fixed one, not the dice) is
+        said in the question where the pack has `yes_no_default`."""
         yes, no = self.labels.word("yes").lower(), self.labels.word("no").lower()
+        key = (
+            "yes_no_default"
+            if default is not None and "yes_no_default" in self.labels.prompts
+            else "yes_no"
+        )
+        fill = {"what": what, "yes": yes, "no": no, "default": yes if default else no}
         for _ in range(TRIES):
-            answer = self.ask(self.labels.prompt("yes_no", what=what, yes=yes, no=no)).lower()
+            answer = self.ask(self.labels.prompt(key, **fill)).lower()
             if not answer:
                 return None
             if yes.startswith(answer) and not no.startswith(answer):

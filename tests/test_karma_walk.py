@@ -30,6 +30,7 @@ def test_karma_walk_asks_every_choice_and_says_why_an_answer_is_refused():
     )
     assert run.code == 0, run.stderr
     assert "Välj 1 till 2, inte 3." in run.stderr
+    assert "Egenskaperna? (ja/nej; tomt: ja)" in run.stderr  # the empty answer keeps them
     assert "”1,2,3” är inget av alternativen" not in run.stderr
     assert "Jättelik, två huvuden längre än folk flest och Liten och spenslig går inte ihop" in (
         run.stderr.replace("\n", " ")
