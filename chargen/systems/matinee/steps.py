@@ -533,11 +533,14 @@ def _bekant(char: dict, ctx: Context, cost: int) -> None:
     """ "Hitta på en kontakt": a Bekant of the character's arketyp or a karriär (the
     document: "relaterad till rollpersonens arketyp, tidigare karriär eller
     färdigheter"); the points go into Bekanta, which never exceeds Personlighet."""
-    sources = [char["arketyp_namn"], *(k["namn"] for k in char.get("karriarer", ()))]
-    source = sources[int(ctx.rng.random() * len(sources))]
-    source = source[:1].lower() + source[1:]  # "från tiden som läkare"
+    sources = [("arketyp", char["arketyp_namn"])]
+    sources += [("karriar", k["namn"]) for k in char.get("karriarer", ())]
+    kind, source = sources[int(ctx.rng.random() * len(sources))]
     char["bekanta"] = min(char["bekanta"] + cost, char["grundegenskaper"]["personlighet"])
-    char["kontakter"] = [*char.get("kontakter", ()), ctx.labels("bekant_fran").format(kalla=source)]
+    char["kontakter"] = [
+        *char.get("kontakter", ()),
+        ctx.labels("bekant_fran").format(slag=ctx.labels(kind).lower(), kalla=source),
+    ]
     char["hojningar"].append({"typ": "bekant", "mal": source, "hjaltepoang": cost})
     ctx.log(hojning="bekant", kalla=source, hjaltepoang=cost, bekanta=char["bekanta"])
 
