@@ -128,6 +128,20 @@ def common_options(func: Callable) -> Callable:
         ),
         tables_option,
         width_option,
+        click.option(
+            "--campaign",
+            "campaign_path",
+            type=click.Path(dir_okay=False),
+            default=None,
+            envvar="CHARGEN_CAMPAIGN",
+            help="A campaign file (SQLite): names never repeat within it, and every "
+            "character made is stored there. Also CHARGEN_CAMPAIGN.",
+        ),
+        click.option(
+            "--tag",
+            default=None,
+            help="With --campaign: a label stored with each character (such as session-3).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -445,10 +459,11 @@ def run_generate(
     width: int | None = None,
     reroll: tuple[str, ...] = (),
     where: str | None = None,
+    campaign_path: str | None = None,
+    tag: str | None = None,
     **chosen,
 ) -> None:
     from chargen import output as out
-    from chargen.procedure import generate
     from chargen.seeds import draw_seed
 
     width = width or out.terminal_width()
@@ -475,24 +490,108 @@ def run_generate(
     if where is not None:
         condition = where_condition(system, kind, options, where, interactive)
     batch_seed = draw_seed() if seed is None else seed
-    items = generate(
-        system,
-        pack,
-        kind,
-        options,
-        count if condition is None else where_tries(count),
-        batch_seed,
-        locale,
-        prompter,
-        step.id if step is not None else None,
-        warn=lambda text: click.echo(f"chargen: {system.id}: {text}", err=True),
-        variants=variants,
-        tables_given=tuple(str(p) for p in _overlay_paths(tables_dirs)),
-        unique_names=condition is None,
-    )
-    if condition is not None:
-        items = matching(items, condition, count, where_tries(count))
-    items = out.progress(items, count)
+    run = Run(system, pack, kind, options, count, batch_seed, locale, prompter, step)
+    run.variants, run.condition = variants, condition
+    run.tables_given = tuple(str(p) for p in _overlay_paths(tables_dirs))
+    campaign = _campaign_for(step, interactive, campaign_path, tag)
+    if campaign is None:
+        return emit(system, pack, run.items(), count, fmt, output, step, width, export,
+                    export_values)  # fmt: skip
+    with campaign:
+        recorder = campaign.recorder(
+            {
+                "system": system.id,
+                "kind": kind,
+                "options": options,
+                "batch_seed": batch_seed,
+                "count": count,
+                "locale": locale,
+                "tables": [str(p.resolve()) for p in _overlay_paths(tables_dirs)],
+                "variants": variants,
+                "version": __version__,
+                "tag": tag,
+            }
+        )
+        items = recorder.wrap(run.items(campaign.names(system.id)))
+        try:
+            emit(system, pack, items, count, fmt, output, step, width, export, export_values)
+        except PipeClosed:
+            recorder.finish()  # the reader stopped early: what it was given is kept
+            raise
+        except BaseException as exc:
+            recorder.abort(exc)  # an error or an interrupt: the campaign is as it was
+            raise
+        recorder.finish()
+
+
+class Run:
+    """What a generating command makes: `items(names)` streams its characters (with a
+    campaign's `names` taken too)."""
+
+    def __init__(self, system, pack, kind, options, count, batch_seed, locale, prompter, step):
+        self.system, self.pack, self.kind, self.options = system, pack, kind, options
+        self.count, self.batch_seed, self.locale = count, batch_seed, locale
+        self.prompter, self.step = prompter, step
+        self.variants: dict = {}
+        self.condition = None
+        self.tables_given: tuple[str, ...] = ()
+
+    def items(self, names=None):
+        from chargen import output as out
+        from chargen.procedure import generate
+
+        system, count, condition = self.system, self.count, self.condition
+        items = generate(
+            system,
+            self.pack,
+            self.kind,
+            self.options,
+            count if condition is None else where_tries(count),
+            self.batch_seed,
+            self.locale,
+            self.prompter,
+            self.step.id if self.step is not None else None,
+            warn=lambda text: click.echo(f"chargen: {system.id}: {text}", err=True),
+            variants=self.variants,
+            tables_given=self.tables_given,
+            unique_names=condition is None,
+            names=names,
+        )
+        if condition is not None:
+            items = matching(items, condition, count, where_tries(count), names)
+        return out.progress(items, count)
+
+
+def _campaign_for(step, interactive: bool, path: str | None, tag: str | None):
+    """The open campaign of a generating command, or None (and --tag needs one)."""
+    from click.core import ParameterSource
+
+    given = click.get_current_context().get_parameter_source("campaign_path")
+    if path is None or (step is not None and given != ParameterSource.COMMANDLINE):
+        if tag is not None:
+            raise ChargenError("--tag labels what a campaign stores: give --campaign FILE too")
+        return None  # (CHARGEN_CAMPAIGN does not apply to one step's part of a character)
+    if step is not None:
+        raise ChargenError(
+            f"--campaign keeps whole characters; '{step.id}' makes one step's part: use pc or npc"
+        )
+    if interactive:
+        raise ChargenError(
+            "--interactive and --campaign do not go together yet: a name the campaign holds "
+            "would ask every question again"
+        )
+    from chargen.campaign import open_campaign
+
+    return open_campaign(path)
+
+
+def emit(
+    system, pack, items, count: int, fmt: str, output, step, width: int, export, export_values: dict
+) -> None:
+    """Write characters in format `fmt` (a registered `export`, html, pdf or a built-in
+    one) to stdout or `-o FILE`."""
+    from chargen import output as out
+
     if export is not None:
         return out.export(export, system, pack, items, count, export_values, output)
     if fmt == "html":
@@ -537,12 +636,12 @@ def where_condition(system, kind: str, options: dict, text: str, interactive: bo
     return condition
 
 
-def matching(items, condition, count: int, tries: int):
+def matching(items, condition, count: int, tries: int, taken=None):
     """The characters that satisfy `condition`, until `count`; after `tries` characters
     (or when a path has not been met in the first ones), exit 2 saying how rare it was.
     Each is made from its own seed as it is alone (the batch's names are left as they
     come), and one whose name a kept character has is passed by: no name repeats, and
-    every match's recipe makes it again."""
+    every match's recipe makes it again. `taken`: a campaign's names, passed by too."""
     from chargen import where as conditions
 
     found = tried = 0
@@ -551,7 +650,7 @@ def matching(items, condition, count: int, tries: int):
     for char in items:
         tried += 1
         if condition.holds(char):
-            if char["name"] in names:
+            if char["name"] in names or (taken is not None and taken.taken(char["name"])):
                 continue
             if len(names) >= NAMES_KEPT:
                 names.clear()
@@ -613,7 +712,9 @@ def show_step_tables(system, step, pack, fmt, output, width: int = 80) -> None:
 @cli.command("roll")
 @click.argument("expressions", nargs=-1, required=True)
 @common_options
-def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs, width) -> None:
+def roll_command(
+    expressions, count, seed, fmt, output, locale, tables_dirs, width, campaign_path, tag
+) -> None:
     """Roll dice: 2T10, 3d6, 2k6, d66, d6! (aces), 4d6kh3, 2d20kl1, 1T6-1.
 
     Each roll is one object {"expression", "total", "dice"}; -n rolls each
@@ -633,6 +734,9 @@ def roll_command(expressions, count, seed, fmt, output, locale, tables_dirs, wid
     from click.core import ParameterSource
 
     given = click.get_current_context().get_parameter_source
+    for flag, key in (("--campaign", "campaign_path"), ("--tag", "tag")):
+        if given(key) == ParameterSource.COMMANDLINE:  # CHARGEN_CAMPAIGN is fine here too
+            raise click.UsageError(f"chargen roll does not use {flag}: a campaign keeps characters")
     for flag, key in (("--locale", "locale"), ("--tables", "tables_dirs")):
         if given(key) == ParameterSource.COMMANDLINE:  # CHARGEN_TABLES in the environment is fine
             raise click.UsageError(
@@ -874,6 +978,282 @@ def tables_check(directory, system_id) -> None:
     if problems:
         raise TableError(problems)
     click.echo(f"ok: {checked} tables in {len(systems)} system(s), no problems", err=True)
+
+
+# -- campaign --------------------------------------------------------------
+
+campaign_option = click.option(
+    "--campaign",
+    "campaign_path",
+    type=click.Path(dir_okay=False),
+    required=True,
+    envvar="CHARGEN_CAMPAIGN",
+    help="The campaign file (also CHARGEN_CAMPAIGN).",
+)
+output_option = click.option(
+    "-o", "--output", type=click.Path(), default=None, help="Write to FILE (atomically)."
+)
+
+
+def selection_options(func: Callable) -> Callable:
+    """The filters of `campaign list` and `campaign export`: each given must hold."""
+    options = [
+        click.option("--system", "system_id", default=None, help="Only this system's."),
+        click.option("--kind", type=click.Choice(["pc", "npc"]), default=None, help="pc or npc."),
+        click.option("--template", default=None, help="Only this template (an id)."),
+        click.option("--tag", default=None, help="Only those stored with this tag."),
+        click.option("--name", default=None, help="Names containing this text."),
+        click.option("--since", default=None, help="Made on or after this day (YYYY-MM-DD, UTC)."),
+        click.option("--until", default=None, help="Made on or before this day (YYYY-MM-DD, UTC)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _selection(
+    ids=(), system_id=None, kind=None, template=None, tag=None, name=None, since=None, until=None
+):
+    from chargen.campaign import Selection, day
+
+    if system_id is not None and system_id not in available():
+        raise ChoiceError("system", system_id, available())
+    return Selection(
+        ids,
+        system_id,
+        kind,
+        template,
+        tag,
+        name,
+        day(since) if since is not None else None,
+        day(until) if until is not None else None,
+    )
+
+
+def _open_campaign(path: str, write: bool = False):
+    from chargen.campaign import open_campaign
+
+    return open_campaign(path, write=write)
+
+
+@cli.group("campaign")
+def campaign_group() -> None:
+    """What a campaign file holds: list, show, export, forget, stats, check.
+
+    A campaign file is made and filled by generating commands given --campaign FILE
+    (or CHARGEN_CAMPAIGN); no name comes twice within it, per system.
+    """
+
+
+LIST_COLUMNS = ("id", "system", "kind", "template", "name", "tag", "at", "seed")
+
+
+@campaign_group.command("list")
+@campaign_option
+@selection_options
+@format_option
+@width_option
+@output_option
+def campaign_list(campaign_path, fmt, width, output, **filters) -> None:
+    """The characters stored, one row each (filter by system, kind, template, tag,
+    name, date)."""
+    from chargen import output as out
+    from chargen.sheet import Column
+
+    where = _selection(**filters)
+    with _open_campaign(campaign_path) as campaign:
+        rows = (
+            {k: row[k] for k in (*LIST_COLUMNS, "recipe")}
+            for row in campaign.select(where, ", ".join((*LIST_COLUMNS, "recipe")))
+        )
+        if fmt == "json":
+            chunks = out.json_array(rows)
+        elif fmt == "jsonl":
+            chunks = out.jsonl(rows)
+        else:
+            columns = [Column(c, priority=9 if c in ("id", "name") else 5) for c in LIST_COLUMNS]
+            columns[LIST_COLUMNS.index("at")] = Column("at", lambda r: r["at"][:10], priority=3)
+            chunks = out.roster(
+                columns, rows, fmt == "markdown", width=width or out.terminal_width()
+            )
+        with out.destination(output) as stream:
+            out.write(chunks, stream)
+
+
+def _pack_for(campaign, row):
+    """The system and pack a stored character was drawn from (its run's overlays)."""
+    from pathlib import Path
+
+    from chargen.campaign import tables_of
+
+    if row["system"] not in available():
+        raise ChargenError(
+            f"character {row['id']} is of system '{row['system']}', which is not installed"
+        )
+    system = load(row["system"])
+    folders = tables_of(campaign, row)
+    gone = [f for f in folders if not Path(f).is_dir()]
+    if gone:
+        raise ChargenError(
+            f"character {row['id']} was drawn with the tables in {', '.join(gone)}, "
+            "which are gone: its sheet needs them (its JSON does not: -f json)"
+        )
+    return system, load_tables(system, folders)
+
+
+every_format_option = click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=SlugChoice(FORMATS + PRINT_FORMATS + formats.names()),
+    default="table",
+    show_default=True,
+    help="Any format of a generating command: table, json, jsonl, markdown, html, pdf, "
+    + ", ".join(formats.names())
+    + " (where the system has it).",
+)
+latin1_option = click.option(
+    "--latin1", is_flag=True, help="-f statblock: write ő ű as õ û (Latin-1)."
+)
+
+
+@campaign_group.command("show")
+@click.argument("key", metavar="ID|NAME")
+@campaign_option
+@click.option("--system", "system_id", default=None, help="The system, when NAME is ambiguous.")
+@every_format_option
+@width_option
+@output_option
+@latin1_option
+def campaign_show(key, campaign_path, system_id, fmt, width, output, latin1) -> None:
+    """One stored character, in any format, exactly as when it was made.
+
+    The sheet and every other format are rendered from the JSON the campaign stored
+    (with the tables it was drawn from), so they are byte for byte what the run
+    printed for it (at the same --width).
+    """
+    from chargen import output as out
+    from chargen.campaign import character
+
+    with _open_campaign(campaign_path) as campaign:
+        row = campaign.find(key, system_id)
+        if fmt == "jsonl":  # the stored line itself
+            with out.destination(output) as stream:
+                out.write([row["json"] + "\n"], stream)
+            return
+        system, pack = _pack_for(campaign, row)
+        char = character(row)
+    export = formats.lookup(fmt, system.id)
+    values = formats.values_for(export, system.id, {"latin1": latin1})
+    values |= {"width": width or out.terminal_width()}
+    emit(system, pack, [char], 1, fmt, output, None, width or out.terminal_width(), export, values)
+
+
+@campaign_group.command("export")
+@click.argument("ids", nargs=-1, type=int, metavar="[ID]...")
+@campaign_option
+@selection_options
+@every_format_option
+@width_option
+@output_option
+@latin1_option
+def campaign_export(ids, campaign_path, fmt, width, output, latin1, **filters) -> None:
+    """A selection of stored characters (IDs, filters, or all) as JSON, JSONL, their
+    sheets (table, Markdown), HTML or PDF, or a system's own format.
+
+    JSON and JSONL may mix systems; the other formats take one system's characters
+    drawn from the same tables (narrow with --system or --tag).
+    """
+    from chargen import output as out
+    from chargen.campaign import character
+
+    where = _selection(ids, **filters)
+    width = width or out.terminal_width()
+    with _open_campaign(campaign_path) as campaign:
+        if fmt in ("json", "jsonl"):
+            lines = (row["json"] for row in campaign.select(where, "json"))
+            chunks = (
+                (line + "\n" for line in lines)
+                if fmt == "jsonl"
+                else out.json_array(character({"json": line}) for line in lines)
+            )
+            with out.destination(output) as stream:
+                out.write(chunks, stream)
+            return
+        kinds = list(campaign.select(where, "DISTINCT system, run"))
+        if not kinds:
+            raise ChargenError("no stored character matches: nothing to export")
+        runs = {r["run"]: campaign.run(r["run"])["tables"] for r in kinds}
+        if len({r["system"] for r in kinds}) > 1 or len(set(runs.values())) > 1:
+            raise ChargenError(
+                f"-f {fmt} takes one system's characters drawn from the same tables; this "
+                "selection mixes them: narrow it with --system (or --tag), or use -f json"
+            )
+        first = next(campaign.select(where, "id, system, run"))
+        system, pack = _pack_for(campaign, first)
+        count = next(campaign.select(where, "COUNT(*)"))[0]
+        items = (character(row) for row in campaign.select(where, "json"))
+        export = formats.lookup(fmt, system.id)
+        values = formats.values_for(export, system.id, {"latin1": latin1}) | {"width": width}
+        if export is None and fmt in FORMATS:  # each character's whole sheet, one after another
+            sheets = (
+                "".join(out.render(system, pack, [char], fmt, 1, None, width)) for char in items
+            )
+            chunks = (("\n" if i else "") + sheet for i, sheet in enumerate(sheets))
+            with out.destination(output) as stream:
+                out.write(chunks, stream)
+            return
+        emit(system, pack, items, count, fmt, output, None, width, export, values)
+
+
+@campaign_group.command("forget")
+@click.argument("ids", nargs=-1, type=int, metavar="ID...")
+@campaign_option
+@click.option("--run", "run_id", type=int, default=None, help="Every character of this run.")
+def campaign_forget(ids, campaign_path, run_id) -> None:
+    """Remove these characters (all, or none when one is not there): their names are
+    free again."""
+    if not ids and run_id is None:
+        raise click.UsageError("name the characters to forget (ID...) or a run (--run R)")
+    with _open_campaign(campaign_path, write=True) as campaign:
+        done = campaign.forget(list(ids)) if ids else 0
+        if run_id is not None:
+            done += campaign.forget_run(run_id)
+    click.echo(f"forgot {done} character(s)", err=True)
+
+
+@campaign_group.command("stats")
+@campaign_option
+@format_option
+@width_option
+def campaign_stats(campaign_path, fmt, width) -> None:
+    """How many characters, per system, kind and tag."""
+    from chargen import output as out
+
+    with _open_campaign(campaign_path) as campaign:
+        rows = campaign.stats()
+    if fmt in ("json", "jsonl"):
+        chunks = out.json_array(rows) if fmt == "json" else out.jsonl(rows)
+    else:
+        body = [[r["system"], r["kind"], r["tag"] or "", r["count"]] for r in rows]
+        body.append(["", "", "", sum(r["count"] for r in rows)])
+        heads = ["system", "kind", "tag", "characters"]
+        chunks = [out.grid(body, heads, fmt == "markdown", width or out.terminal_width())]
+    out.write(chunks, sys.stdout)
+
+
+@campaign_group.command("check")
+@campaign_option
+def campaign_check(campaign_path) -> None:
+    """Integrity: SQLite's own check, then every character's JSON against what is
+    stored beside it, and no name twice. Problems: exit 2."""
+    with _open_campaign(campaign_path) as campaign:
+        count, problems = campaign.check()
+    if problems:
+        shown = "\n".join(f"  {p}" for p in problems[:50])
+        more = f"\n  ... and {len(problems) - 50} more" if len(problems) > 50 else ""
+        raise ChargenError(f"campaign {campaign_path}: {len(problems)} problem(s):\n{shown}{more}")
+    click.echo(f"ok: {count:,} characters, no problems", err=True)
 
 
 # -- entry point -------------------------------------------------------------

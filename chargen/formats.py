@@ -35,12 +35,19 @@ class Export(NamedTuple):
     module: str
     help: str
     systems: tuple[str, ...] | None = None  # None: every system
+    # Or: the System attribute that names the format's target for a system (a system
+    # whose attribute is empty lacks the format); it overrides `systems`.
+    declared_by: str = ""
     # Options the format adds to the commands of its systems: keyword arguments of
     # procedure.Option (built when a command is built, so importing this stays light).
     options: tuple[dict[str, Any], ...] = ()
     whole_characters: bool = True  # False: a single step's part may be exported too
 
     def supports(self, system_id: str) -> bool:
+        if self.declared_by:
+            from chargen.systems import load
+
+            return bool(getattr(load(system_id), self.declared_by, ""))
         return self.systems is None or system_id in self.systems
 
     def load(self) -> Any:
@@ -51,8 +58,9 @@ FORMATS: dict[str, Export] = {
     "foundry": Export(
         "foundry",
         "chargen.export.foundry",
-        "Foundry VTT Actors for the SWADE system",
-        systems=("savage",),
+        "Foundry VTT Actors: SWADE for savage, BRP for spelsystemet, Simple "
+        "Worldbuilding for matinee, karma and lef",
+        declared_by="foundry",
     ),
     "statblock": Export(
         "statblock",
@@ -65,6 +73,13 @@ FORMATS: dict[str, Export] = {
                 "flag": True,
                 "help": "-f statblock: write ő ű as õ û (Latin-1), since swade-npc-importer "
                 "reads only Latin-1 letters in the names of Edges, Hindrances and Gear.",
+            },
+            {
+                "name": "importer",
+                "flag": True,
+                "help": "-f statblock: the block swade-npc-importer reads with its default "
+                "settings (Latin-1 letters; special abilities as lines of the description, "
+                "since its default bullet setting splits bullets into letters).",
             },
         ),
     ),

@@ -34,6 +34,7 @@ WORDS = (
     "seed",
     "recipe",
     "remake",
+    "again",
     "name",
     "roll",
     "weight",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from chargen import recipe
 from chargen.conditions import PRONOUNS
@@ -135,6 +135,9 @@ class System(NamedTuple):
     # New name seeds a member whose name is taken tries before its name space is spent
     # (None: RENAME_TRIES); a game whose names or epithets crowd in a big batch may need more.
     rename_tries: int | None = None
+    # The Foundry VTT game system its characters export to with `-f foundry`: the target
+    # module chargen.export.<foundry> ("swade", "worldbuilding", "brp"); "": none.
+    foundry: str = ""
 
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
@@ -264,6 +267,14 @@ def make_character(ctx: Context, steps: list[Step], fields: tuple[str, ...] | No
 RENAME_TRIES = 12  # new name seeds tried for a name that is taken (then a number is added)
 
 
+class NameRegistry(Protocol):
+    """Names taken outside the batch, which UniqueNames treats as taken too: a
+    campaign's (chargen.campaign), across runs and processes. The engine only asks;
+    the registry's owner stores what the batch makes."""
+
+    def taken(self, name: str) -> bool: ...
+
+
 class UniqueNames:
     """No two characters of a batch share a name (a person's full name, a creature's
     epithet), while each member's recorded seed still regenerates it alone.
@@ -277,21 +288,33 @@ class UniqueNames:
     When RENAME_TRIES seeds (the system's `rename_tries`, if it says) all give taken
     names, the name space is spent: the member keeps its first name with the first free
     number ("Ulv 2"), as do the later members of that space, said once through `warn`.
+    With a `registry` (a campaign's names), a name it holds is taken as well.
     The naming step names its space
     (`ctx.name_space`: a creature's template, say); people share one. The batch
     remembers `System.unique_names` names, then starts afresh, so a million stay in
     flat memory.
     """
 
-    def __init__(self, ctx: Context, steps: list[Step], warn: Callable[[str], None] | None):
+    def __init__(
+        self,
+        ctx: Context,
+        steps: list[Step],
+        warn: Callable[[str], None] | None,
+        registry: NameRegistry | None = None,
+    ):
         self.ctx, self.steps, self.warn = ctx, steps, warn
+        seen = self.seen = set()
+        if registry is None:
+            self.taken: Callable[[str], bool] = seen.__contains__
+        else:
+            outside = registry.taken
+            self.taken = lambda name: name in seen or outside(name)
         self.at = next(i for i, s in enumerate(steps) if s.naming)
         self.before, self.naming, self.after = (
             steps[: self.at],
             steps[self.at],
             steps[self.at + 1 :],
         )
-        self.seen: set[str] = set()
         self.spent: set[Any] = set()
         # the spaces that ran out, and after how many characters: said once, at the end
         self.warned: dict[Any, int] = {}
@@ -319,7 +342,7 @@ class UniqueNames:
         naming = self.naming
         begin(naming)
         naming.run(char, ctx)
-        if char["name"] in self.seen:
+        if self.taken(char["name"]):
             self._rename(char, ctx, seed, naming, before)
         for step in self.after:
             begin(step)
@@ -340,7 +363,7 @@ class UniqueNames:
             char["seed"] = ctx.seed
             ctx.begin(naming)
             naming.run(char, ctx)
-            if char["name"] not in self.seen:
+            if not self.taken(char["name"]):
                 return
         self.spent.add(space)
         self._spent_warning(space)
@@ -366,14 +389,14 @@ class UniqueNames:
     def _settle(self, char: dict, seed: int, index: int) -> dict:
         """A PC: made again whole under new seeds while its name is taken."""
         ctx = self.ctx
-        if char["name"] in self.seen:
+        if self.taken(char["name"]):
             space = ctx.name_space
             found = None
             if space not in self.spent:
                 for attempt in range(1, self.tries + 1):
                     ctx.start(renamed(seed, attempt), index)
                     again = make_character(ctx, self.steps)
-                    if again["name"] not in self.seen:
+                    if not self.taken(again["name"]):
                         found = again
                         break
                 if found is None:
@@ -398,7 +421,7 @@ class UniqueNames:
 
     def _numbered(self, name: str) -> str:
         n = self.numbers.get(name, 1) + 1
-        while f"{name} {n}" in self.seen:
+        while self.taken(f"{name} {n}"):
             n += 1
         self.numbers[name] = n
         return f"{name} {n}"
@@ -448,6 +471,7 @@ def generate(
     warn: Callable[[str], None] | None = None,
     tables_given: tuple[str, ...] = (),
     unique_names: bool = True,
+    names: NameRegistry | None = None,
 ) -> Iterator[dict]:
     """Characters one at a time: a PC, an NPC, or (with `step`) one step's part of a PC.
 
@@ -455,7 +479,8 @@ def generate(
     first one. `unique_names=False` leaves names as each member's seed gives them (for
     `--where`, which keeps names unique among the characters it keeps). `variants` draws the steps it names from other streams (step id ->
     variant, 0 the usual). In a batch of whole characters no two share a name (see
-    `UniqueNames`; `warn` hears when a template's names run out). `trace(character,
+    `UniqueNames`; `warn` hears when a template's names run out), nor shares one with
+    what `names` holds (a campaign's, even for a batch of one). `trace(character,
     ctx)` (for tests) sees each character with the context that made it, before the
     next one starts.
 
@@ -477,14 +502,15 @@ def generate(
         steps = system.steps(kind)
         fields = None
     unique = None
+    several = count > 1 or names is not None
     if (
         unique_names
         and fields is None
-        and count > 1
+        and several
         and prompter is None
         and any(s.naming for s in steps)
     ):
-        unique = UniqueNames(ctx, steps, warn)
+        unique = UniqueNames(ctx, steps, warn, names)
     command = step if step is not None else kind
     made = _recipe(ctx, command, locale, tables_given, batch_seed)
     for index in range(count):

@@ -3,7 +3,9 @@
 Every kind of question a creation procedure has: one of a list, several of a list,
 a number in a range, yes or no, free text with a suggestion, and accepting or
 editing a drawn list. Each method returns the answer, or None for an empty answer
-(the caller then draws at random and calls `drawn` to say what the dice gave).
+(the caller then draws at random and calls `drawn` to say what the dice gave). At a
+choice from a list, the game's word for "again" (`[words] again`) rolls for the
+player and shows the result, to keep (empty) or roll again.
 Every word comes from the pack's labels file (`[prompts]`, `[words]`). A closed
 stdin (Ctrl-D) is a ChargenError: exit 2 with one line.
 """
@@ -20,6 +22,7 @@ from chargen.render import wrap
 from chargen.slugs import normalize
 
 TRIES = 5
+MAX_AGAIN = 1000  # "roll again" answers to one question at most
 
 
 class PromptClosed(ChargenError):
@@ -147,17 +150,42 @@ class Prompter:
                 return entry
         return None
 
+    def again(self, answer: str) -> bool:
+        """Whether the answer is the game's word for "roll again" (`[words] again`)."""
+        word = self.labels.words.get("again")
+        return bool(word) and answer.strip().casefold() == word.casefold()
+
+    @staticmethod
+    def _stream(rng: Any, n: int) -> Any:
+        """The n-th "roll again" stream of a question: beside the step's own stream,
+        which it leaves as it is (what the step draws after the question does not move)."""
+        from chargen.seeds import Stream, salt
+
+        base = rng.getstate() if isinstance(rng, Stream) else 0
+        return Stream(base ^ salt(f"again {n}"))
+
     def choose(self, option: str, table: Any, pool: list[dict], rng: Any = None) -> dict | None:
-        """One of a list: a number, an id or a name; empty for the dice."""
+        """One of a list: a number, an id or a name; empty for the dice. The word for
+        "again" draws one and shows it; asked again, empty then keeps it (a choice like
+        any other, so the recipe names it) and "again" draws once more."""
+        from chargen.tables import Pool
+
         what = self._options(option, table, pool)
-        for _ in range(TRIES):
+        drawn, rolls, invalid = None, 0, 0
+        while invalid < TRIES and rolls < MAX_AGAIN:
             answer = self.ask(self.labels.prompt("one", what=what))
             if not answer:
-                return None
+                return drawn
+            if self.again(answer):
+                rolls += 1
+                drawn = Pool(pool).pick(self._stream(rng, rolls))
+                self.drawn(drawn)
+                continue
             entry = self._resolve(answer, pool)
             if entry is not None:
                 return entry
             self._invalid(answer)
+            invalid += 1
         raise self._retry(what)
 
     def choose_many(
@@ -179,10 +207,21 @@ class Prompter:
         what = self._options(option, table, pool)
         if option in self.labels.plurals:  # "Välj 1 till 2 Bakgrunder", not "2 Bakgrund"
             what = self.labels.plural(high, option)
-        for _ in range(TRIES):
+        drawn, rolls, invalid = None, 0, 0
+        while invalid < TRIES and rolls < MAX_AGAIN:
             answer = self.ask(self.labels.prompt("many", what=what, count=how_many))
             if not answer:
-                return None
+                return drawn
+            if self.again(answer):  # as in `choose`: `count` drawn, shown, kept on empty
+                from chargen.tables import Pool
+
+                rolls += 1
+                stream, whole = self._stream(rng, rolls), Pool(pool)
+                drawn = []
+                for _ in range(min(count, len(pool))):
+                    drawn.append(whole.pick_without(stream, drawn))
+                self.drawn(drawn)
+                continue
             parts = [p.strip() for p in answer.replace(";", ",").split(",") if p.strip()]
             chosen = [self._resolve(p, pool) for p in parts]
             unknown = [p for p, e in zip(parts, chosen, strict=True) if e is None]
@@ -194,6 +233,7 @@ class Prompter:
                 self.refuse("count_wrong", count=how_many, given=len(chosen), what=what)
             else:
                 return chosen  # type: ignore[return-value]
+            invalid += 1  # a refused answer (said above why) counts as a try
         raise self._retry(what)
 
     def refuse(self, key: str, **fill: Any) -> None:

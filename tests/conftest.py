@@ -98,3 +98,44 @@ def assert_usage_error(result: Result, *fragments: str) -> None:
 @pytest.fixture
 def cli():
     return run
+
+
+def fvtt() -> Path:
+    """The official Foundry CLI (@foundryvtt/foundryvtt-cli@3, installed by .ci/run or
+    here with npm); the test skips, saying so, without npm."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    binary = root / ".ci/node/node_modules/.bin/fvtt"
+    if binary.exists():
+        return binary
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip(
+            "npm is not installed: the Foundry CLI round trip needs @foundryvtt/foundryvtt-cli"
+        )
+    subprocess.run(
+        [npm, "install", "--prefix", str(root / ".ci/node"), "@foundryvtt/foundryvtt-cli@3"],
+        check=True,
+        capture_output=True,
+    )
+    return binary
+
+
+def fvtt_round_trip(src: Path, work: Path) -> dict[str, str]:
+    """Pack a folder of Actor source files into a compendium with the Foundry CLI, unpack
+    it again, and return the unpacked files' text by actor id."""
+    import json
+    import os
+    import subprocess
+
+    binary = fvtt()
+    env = dict(os.environ, HOME=str(work))  # the CLI may keep a config file in HOME
+    packed, back = work / "packs", work / "back"
+    for command, source, target in (("pack", src, packed), ("unpack", packed, back)):
+        subprocess.run(
+            [str(binary), "package", command, "chargen", "--in", str(source), "--out", str(target)],
+            check=True, capture_output=True, env=env, cwd=work,
+        )  # fmt: skip
+    return {json.loads(p.read_text())["_id"]: p.read_text() for p in back.glob("*.json")}

@@ -80,8 +80,12 @@ def _number(parts: list[str], label: str) -> int | None:
     return None
 
 
-def read(text: str) -> dict:
-    """What the importer reads from one block."""
+def read(text: str, defaults: bool = False) -> dict:
+    """What the importer reads from one block. With `defaults`, as its default settings
+    have it: the bullet setting "•|" is a pattern that also matches the empty string, so
+    the Special Abilities split into single characters; and a shield's Parry and Cover
+    are never read (its getBonus falls through to the Power Points label and puts a
+    pattern's slashes into the pattern it builds), so a shield comes with none."""
     parts = sections(text)
     head = NEWLINE.split(parts[0])
     out: dict = {"name": head[0].strip(), "description": [h.strip() for h in head[1:]]}
@@ -113,8 +117,8 @@ def read(text: str) -> dict:
     body = _section(parts, "Powers:")
     out["powers"] = [p.strip() for p in _clean_list(body).split(",")] if body else []
     out["power_points"] = _number(parts, "Power Points:")
-    out["gear"] = _gear(_section(parts, "Gear:"))
-    out["abilities"] = _abilities(_section(parts, "Special Abilities:"))
+    out["gear"] = _gear(_section(parts, "Gear:"), defaults)
+    out["abilities"] = _abilities(_section(parts, "Special Abilities:"), defaults)
     size = next((a for a in out["abilities"] if "size" in a.lower()), None)
     out["size"] = int(size.split(" ")[1]) if size else 0
     speed = next((v for k, v in out["abilities"].items() if "speed" in k.lower()), None)
@@ -122,7 +126,7 @@ def read(text: str) -> dict:
     return out
 
 
-def _gear(body: str | None) -> dict:
+def _gear(body: str | None, defaults: bool = False) -> dict:
     if body is None:
         return {}
     line = NEWLINE.sub(" ", body).strip()
@@ -155,16 +159,17 @@ def _gear(body: str | None) -> dict:
                         stats[word[0].lower()] = stat[len(word[0]) :].strip()
             gear[name] = stats
         elif PARRY.search(rest):
-            gear[name] = {"parry": int(re.search(r"([+-]\d+) Parry", rest)[1])}
+            parry = None if defaults else int(re.search(r"([+-]\d+) Parry", rest)[1])
+            gear[name] = {"parry": parry}
         elif ARMOR_MOD.search(rest) or "armor" in name.lower():
             gear[name] = {"armorBonus": int(ARMOR_MOD.search(rest)[0])}
     return gear
 
 
-def _abilities(body: str | None) -> dict:
+def _abilities(body: str | None, defaults: bool = False) -> dict:
     if body is None:
         return {}
-    pieces = [NEWLINE.sub(" ", p).strip() for p in body.split("•")]
+    pieces = [NEWLINE.sub(" ", p).strip() for p in re.split("•|" if defaults else "•", body)]
     out = {}
     for piece in pieces[1:]:
         name, sep, rest = piece.partition(":")

@@ -22,8 +22,10 @@ ROOT = Path(chargen.__file__).resolve().parent
 LAYERS: list[tuple[str, ...]] = [
     ("__main__",),
     ("cli",),
+    ("campaign",),  # campaign files (sqlite3): what a campaign holds, no name twice
     ("formats",),
     ("export.statblock",),
+    ("export.swade", "export.worldbuilding", "export.brp"),  # the Foundry targets
     ("export.foundry",),
     ("export",),
     ("printable",),

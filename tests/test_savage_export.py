@@ -11,21 +11,19 @@ official Foundry CLI (npm) packs an exported folder into a compendium and unpack
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import statblock_reader as reader
-from conftest import by_id, run
+from conftest import by_id, fvtt_round_trip, run
 
 from chargen import formats
 from chargen import output as out
 from chargen.errors import ChargenError
-from chargen.export import foundry, statblock
+from chargen.export import foundry, statblock, swade
 from chargen.procedure import Context, generate, make_character
 from chargen.seeds import character_seed
 from chargen.systems import load
@@ -120,7 +118,7 @@ def batches() -> list[tuple[str, list[dict]]]:
 def exported() -> list[tuple[str, dict, dict]]:
     rows = []
     for label, chars in batches():
-        for char, doc in zip(chars, foundry.actors(chars, TABLES), strict=True):
+        for char, doc in zip(chars, foundry.actors(SYSTEM, TABLES, chars), strict=True):
             rows.append((label, char, doc))
     assert len(rows) > 3000
     return rows
@@ -162,12 +160,16 @@ def test_every_export_validates_against_the_swade_schema(exported):
         assert VALIDATOR.is_valid(doc)
 
 
+def _first(doc: dict, kind: str) -> dict:
+    return next(i["system"] for i in doc["items"] if i["type"] == kind)
+
+
 def test_the_schema_cites_the_data_model_and_refuses_what_swade_refuses(exported):
     text = json.dumps(SCHEMA)
     for path in ("data/actor/base/creature.ts", "data/item/weapon.ts", "data/item/common.ts"):
         assert re.search(rf"src/module/{re.escape(path)}@[0-9a-f]{{40}}", text), path
     assert re.search(r"src/module/constants\.ts@[0-9a-f]{40}", text)
-    _, _, doc = exported[0]
+    doc = next(d for _, _, d in exported if {"edge", "weapon"} <= {i["type"] for i in d["items"]})
     for breaking in (
         lambda d: d["items"][0]["system"].__setitem__("swid", "kozel_harc"),  # underscore
         lambda d: d["items"][0]["system"].__setitem__("swid", "any"),  # reserved
@@ -176,6 +178,11 @@ def test_the_schema_cites_the_data_model_and_refuses_what_swade_refuses(exported
         lambda d: d["system"]["pace"].__setitem__("base", "walk"),
         lambda d: d["system"]["stats"].__setitem__("speed", 6),  # before SWADE 4.2
         lambda d: d.__setitem__("type", "monster"),
+        lambda d: _first(d, "edge")["requirements"].append(
+            dict(_first(d, "edge")["requirements"][0])
+        ),
+        lambda d: _first(d, "edge")["requirements"][0].__setitem__("value", "Novice"),
+        lambda d: _first(d, "weapon").pop("currentShots"),
     ):
         broken = json.loads(json.dumps(doc))
         breaking(broken)
@@ -225,7 +232,7 @@ def test_attributes_pace_and_derived_values(exported):
         assert s["details"]["autoCalcToughness"] is False and s["details"]["autoCalcParry"] is False
     assert seen_plus, "no d12+N attribute among the templates: the modifier is untested"
     medve = make("savage", "npc", 1, 3, {"template": "medve"})[0]
-    strength = foundry.actor(medve, TABLES)["system"]["attributes"]["strength"]["die"]
+    strength = foundry.actor(SYSTEM, TABLES, medve)["system"]["attributes"]["strength"]["die"]
     assert strength == die(medve["alaptulajdonsagok"]["ero"]) and strength["sides"] == 12
 
 
@@ -261,7 +268,9 @@ def test_edges_hindrances_and_abilities(exported):
             assert item["system"]["severity"] == ("major" if major else "minor")
             assert item["system"]["major"] is major
         abilities = [a["name"] for a in items_of(doc, "ability")]
-        assert len(abilities) == len(char.get("kulonleges", ())) + (1 if char["szivos"] else 0)
+        sized = [k for k in char.get("kulonleges", ()) if re.match(r"Méret [-+]\d+\.$", k)]
+        assert len(abilities) == len(char.get("kulonleges", ())) - len(sized) + bool(char["szivos"])
+        assert not any(re.match(r"Méret|Size", a) for a in abilities)  # the size field has it
         background = char.get("arkan_hatter") or {}
         arcane = [e["name"] for e in edges if e["system"]["isArcaneBackground"]]
         assert arcane == ([background["nev"]] if background else [])
@@ -270,6 +279,9 @@ def test_edges_hindrances_and_abilities(exported):
         for item, power in zip(powers, background.get("hatalmak", ()), strict=True):
             assert item["system"]["pp"] == power["ar"]
             assert item["system"]["range"] == power["hatotav"]
+            assert item["system"]["actions"]["trait"] == SKILL_NAMES[background["kepzettseg"]]
+            want_damage = {"villam": "2d6", "robbanas": "2d6"}.get(power["id"], "")
+            assert item["system"]["damage"] == want_damage
             assert item["system"]["duration"] == power["idotartam"]
         if background:
             points = background["hatalompont"]
@@ -279,6 +291,64 @@ def test_edges_hindrances_and_abilities(exported):
             assert want in {i["system"]["swid"] for i in items_of(doc, "skill")}
         else:
             assert "powerPoints" not in doc["system"]
+
+
+def test_edges_carry_their_requirements_from_the_tables(exported):
+    ranks = {"ujonc": 0, "tapasztalt": 1, "veteran": 2, "hosi": 3, "legendas": 4}
+    edges = by_id(TABLES, "elonyok")
+    seen = set()
+    for _, char, doc in exported:
+        for item, edge in zip(items_of(doc, "edge"), char["elonyok"], strict=True):
+            entry = edges[edge["id"]]
+            got = item["system"]["requirements"]
+            assert got[0] == {"type": "rank", "selector": "", "value": ranks[entry["rang"]],
+                              "combinator": "and"}  # fmt: skip
+            want = [("attribute", ATTRS[k], die(v)["sides"]) for k, v in
+                    entry.get("kell_tulajdonsag", {}).items()]  # fmt: skip
+            want += [("skill", swade.mapping()["skills"].get(k, k), die(v)["sides"])
+                     for k, v in entry.get("kell_kepzettseg", {}).items()]  # fmt: skip
+            want += [("edge", swade.edge_swid(k), "") for k in entry.get("kell_elony", ())]
+            assert [(r["type"], r["selector"], r["value"]) for r in got[1:]] == want
+            for r in got[1:]:
+                if r["type"] == "skill":
+                    assert r["label"] == SKILL_NAMES[next(k for k, v in
+                        swade.mapping()["skills"].items() if v == r["selector"])]  # fmt: skip
+                if r["type"] == "edge":
+                    seen.add("edge")
+                    assert r["label"] == edges[next(k for k in entry["kell_elony"]
+                        if swade.edge_swid(k) == r["selector"])]["name"]  # fmt: skip
+            seen |= {r["type"] for r in got}
+    assert seen == {"rank", "attribute", "skill", "edge"}
+
+
+def test_english_swids_for_what_the_swade_core_rules_have(exported):
+    m = swade.mapping()
+    # every mapped id is one of the tables' (no stale key), every swid a valid one
+    assert set(m["edges"]) <= {e["id"] for e in TABLES["elonyok"].entries}
+    flaws = TABLES["hatranyok"].entries
+    groups = {f["id"] for f in flaws} | {t for f in flaws for t in f.get("tags", ())}
+    assert set(m["hindrances"]) <= groups
+    assert set(m["gear"]) | set(m["shield_cover"]) <= set(ITEMS)
+    for section in ("edges", "hindrances", "gear"):
+        assert all(SWID.match(v) for v in m[section].values())
+    by_edge: dict[str, str] = {}
+    by_flaw: dict[str, set] = {}
+    for _, char, doc in exported:
+        for item, edge in zip(items_of(doc, "edge"), char["elonyok"], strict=True):
+            by_edge[edge["id"]] = item["system"]["swid"]
+        for item, flaw in zip(items_of(doc, "hindrance"), char["hatranyok"], strict=True):
+            by_flaw.setdefault(flaw["id"].removesuffix("_sulyos"), set()).add(
+                item["system"]["swid"]
+            )
+        physical = [i for i in doc["items"] if i["type"] in ("weapon", "armor", "shield", "gear")]
+        for item, thing in zip(physical, char["felszereles"], strict=True):
+            assert item["system"]["swid"] == m["gear"].get(
+                thing["id"], thing["id"].replace("_", "-")
+            )
+    assert by_edge["gyors"] == "quick" and swade.edge_swid("higgadt") == "level-headed"
+    assert by_edge.get("istenfelo", "istenfelo") == "istenfelo"  # no SWADE counterpart: Hungarian
+    assert by_flaw["bosszuallo"] == {"vengeful"}  # both grades of one Hindrance, one swid
+    assert all(len(swids) == 1 for swids in by_flaw.values())
 
 
 def test_weapons_armour_shields_and_gear_with_their_numbers(exported):
@@ -315,6 +385,11 @@ def test_weapons_armour_shields_and_gear_with_their_numbers(exported):
                 }
             elif item["type"] == "shield":
                 assert s["parry"] == thing["haritas"] and s["equipStatus"] == 3
+                assert s["cover"] == {"kozepes_pajzs": 2, "nagy_pajzs": 4, "rohampajzs": 4}.get(
+                    thing["id"], 0
+                )
+            if item["type"] == "weapon":
+                assert s["currentShots"] == s["shots"] == thing.get("lovesek", 0)  # loaded
         weapons = items_of(doc, "weapon")
         if weapons:
             assert weapons[0]["system"]["equipStatus"] in (4, 5)
@@ -325,8 +400,9 @@ def test_ids_swids_and_flags(exported):
     actor_ids: dict[str, str] = {}
     for label, char, doc in exported:
         assert ID.match(doc["_id"]) and doc["_key"] == f"!actors!{doc['_id']}"
-        same = json.dumps(char, sort_keys=True)
-        assert actor_ids.setdefault(doc["_id"], same) == same, label  # one id, one character
+        # one id, one character (the recipe aside: the same character made two ways)
+        same = json.dumps({k: v for k, v in char.items() if k != "recipe"}, sort_keys=True)
+        assert actor_ids.setdefault(doc["_id"], same) == same, label
         item_ids = [i["_id"] for i in doc["items"]]
         assert len(set(item_ids)) == len(item_ids)
         for item in doc["items"]:
@@ -334,8 +410,10 @@ def test_ids_swids_and_flags(exported):
             assert item["_key"] == f"!actors.items!{doc['_id']}.{item['_id']}"
         flags = doc["flags"]["chargen"]
         assert flags["system"] == "savage" and flags["seed"] == char["seed"]
+        assert flags["recipe"] == char.get("recipe")  # None where made step by step (pcs)
+        assert label.startswith("pc/") or flags["recipe"].startswith("chargen savage npc")
         assert flags["template"] == char["template"] and flags["squad"] == char.get("squad")
-        v = foundry.versions()
+        v = swade.versions()
         assert doc["_stats"] == {
             "coreVersion": v["core"],
             "systemId": "swade",
@@ -356,9 +434,11 @@ def test_squads_name_their_leader_and_shared_card(exported):
 
 
 def test_readme_states_the_pinned_versions():
-    v = foundry.versions()
+    v = swade.versions()
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"Foundry VTT {v['core']}" in readme and f"SWADE {v['system']}" in readme
+    # the oldest Foundry 13 build the export loads in: Import Data refuses a newer core
+    assert f"oldest Foundry 13\nbuild a savage export loads in is **{v['core']}**" in readme
 
 
 # -- the command line ---------------------------------------------------------------
@@ -384,17 +464,18 @@ def test_same_seed_same_bytes():
 
 
 def test_a_system_without_the_format_exits_2_naming_savage():
-    for fmt in ("foundry", "statblock"):
-        for args in (("karma", "pc"), ("matinee", "npc"), ("roll", "2d6")):
-            result = run(*args, "-f", fmt)
-            assert result.exit_code == 2, (args, fmt)
-            assert "savage" in result.stderr and f"-f {fmt}" in result.stderr
-            assert "Traceback" not in result.stderr
+    for args in (("karma", "pc"), ("matinee", "npc"), ("roll", "2d6")):
+        result = run(*args, "-f", "statblock")
+        assert result.exit_code == 2, args
+        assert "savage" in result.stderr and "-f statblock" in result.stderr
+        assert "Traceback" not in result.stderr
+    roll = run("roll", "2d6", "-f", "foundry")
+    assert roll.exit_code == 2 and "savage" in roll.stderr
     step = run("savage", "hatranyok", "-f", "foundry")
     assert step.exit_code == 2 and "savage pc" in step.stderr
     stray = run("savage", "npc", "--latin1")
     assert stray.exit_code == 2 and "-f statblock" in stray.stderr
-    assert formats.systems_with("foundry") == ["savage"]
+    assert formats.systems_with("statblock") == ["savage"]
 
 
 def test_a_folder_per_batch_written_whole(tmp_path):
@@ -436,44 +517,14 @@ def test_a_failed_folder_leaves_nothing(tmp_path, monkeypatch):
 # -- the Foundry CLI round trip -----------------------------------------------------
 
 
-def _fvtt() -> Path:
-    binary = ROOT / ".ci/node/node_modules/.bin/fvtt"
-    if binary.exists():
-        return binary
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip(
-            "npm is not installed: the Foundry CLI round trip needs @foundryvtt/foundryvtt-cli"
-        )
-    subprocess.run(
-        [npm, "install", "--prefix", str(ROOT / ".ci/node"), "@foundryvtt/foundryvtt-cli@3"],
-        check=True,
-        capture_output=True,
-    )
-    return binary
-
-
 def test_the_foundry_cli_packs_and_unpacks_the_folder(tmp_path):
-    fvtt = _fvtt()
     src = tmp_path / "src"
     chars = make("savage", "npc", 6, 21, {"template": "lovag", "squad": True})
     chars += pcs(4, 22) + make("savage", "npc", 4, 23, {"wild_card": True})
     with out.new_folder(str(src)) as tmp:
         foundry.write_folder(SYSTEM, TABLES, chars, len(chars), {}, tmp)
-    env = dict(os.environ, HOME=str(tmp_path))  # the CLI may keep a config file in HOME
-    packed = tmp_path / "packs"
-    subprocess.run(
-        [str(fvtt), "package", "pack", "chargen", "--in", str(src), "--out", str(packed)],
-        check=True, capture_output=True, env=env, cwd=tmp_path,
-    )  # fmt: skip
-    assert (packed / "chargen").is_dir()
-    back = tmp_path / "back"
-    subprocess.run(
-        [str(fvtt), "package", "unpack", "chargen", "--in", str(packed), "--out", str(back)],
-        check=True, capture_output=True, env=env, cwd=tmp_path,
-    )  # fmt: skip
     mine = {json.loads(p.read_text())["_id"]: p.read_text() for p in src.glob("*.json")}
-    theirs = {json.loads(p.read_text())["_id"]: p.read_text() for p in back.glob("*.json")}
+    theirs = fvtt_round_trip(src, tmp_path)
     assert len(mine) == 14 and set(mine) == set(theirs)
     for key, text in mine.items():
         assert json.loads(theirs[key]) == json.loads(text)
@@ -587,3 +638,54 @@ def test_a_squad_is_one_block_with_the_members_names():
 def test_latin1_leaves_no_o_or_u_with_double_acute():
     text = run("savage", "pc", "-n", "30", "--seed", "9", "-f", "statblock", "--latin1").stdout
     assert "õ" in text and not re.search("[őűŐŰ]", text)
+
+
+# -- the importer's default settings --------------------------------------------------
+
+
+def test_with_its_defaults_the_importer_reads_the_importer_block_back_to_the_json(exported):
+    chars = [char for label, char, _ in exported if not label.startswith("squad/")]
+    values = {"importer": True}
+    text = "".join(statblock.render(SYSTEM, TABLES, chars, len(chars), values))
+    found = reader.blocks(text)
+    assert len(found) == len(chars)
+    shields = 0
+    for char, block in zip(chars, found, strict=True):
+        got = reader.read(block, defaults=True)
+        want = expected(char, latin1=True)
+        for key in ("attributes", "skills", "pace", "parry", "toughness", "armour"):
+            assert got[key] == want[key], (char["name"], key)
+        for key in ("hindrances", "edges", "powers", "power_points"):
+            assert got[key] == want[key], (char["name"], key)
+        for name, stats in want["gear"].items():  # every name whole, ő and ű too
+            if stats is not None and "parry" in stats:
+                shields += 1
+                assert got["gear"][name] == {"parry": None}  # v0.2.4 cannot read it
+            else:
+                assert got["gear"][name] == stats, (char["name"], name)
+        assert "Special Abilities:" not in block and got["abilities"] == {}
+        lines = [line.rstrip(".") for line in " ".join(got["description"]).split(". ")]
+        for ability in statblock._abilities(char, TABLES):
+            assert ability.translate(statblock.LATIN1).rstrip(".") in " ".join(lines)
+        assert not re.search("[őűŐŰ]", block)
+    assert shields
+
+
+def test_with_its_defaults_the_importer_splits_bullets_into_letters():
+    bear = make("savage", "npc", 1, 2, {"template": "medve"})[0]
+    forum = "".join(statblock.render(SYSTEM, TABLES, [bear], 1, {}))
+    assert "• Size +2" in forum  # the readable UTF-8 block keeps its bullets
+    got = reader.read(forum, defaults=True)
+    assert got["abilities"] and all(len(k) == 1 for k in got["abilities"])
+    assert reader.read(forum)["abilities"]  # with a bullet setting of "•" it reads them
+
+
+def test_without_latin1_the_importers_gear_pattern_cuts_the_gear_line():
+    char = next(
+        c for c in pcs(300, 6) if any(re.search("[őű]", g["nev"]) for g in c["felszereles"][:-1])
+    )
+    forum = "".join(statblock.render(SYSTEM, TABLES, [char], 1, {}))
+    importer = "".join(statblock.render(SYSTEM, TABLES, [char], 1, {"importer": True}))
+    want = expected(char, latin1=True)["gear"]
+    assert len(reader.read(forum, defaults=True)["gear"]) < len(want)
+    assert set(reader.read(importer, defaults=True)["gear"]) == set(want)

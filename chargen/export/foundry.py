@@ -1,56 +1,60 @@
-"""`-f foundry`: savage characters as Foundry VTT Actor documents of the SWADE system.
+"""`-f foundry`: characters as Foundry VTT Actor documents, for every system with a target.
 
-One character is one Actor object, the JSON that Foundry's "Import Data" (right-click
-an actor in the sidebar) takes; several are a JSON array, or with `-o DIR` a folder
-with one file per actor. Each file is also a source file of the official Foundry
-command-line tool (`_id`, and `_key` "!actors!<id>" on the actor and
-"!actors.items!<actor>.<item>" on each embedded Item), so `fvtt package pack` turns
-the folder into a compendium of actors. A squad's folder adds `osztag.md`: the leader,
-the shared action card and the steps to run the group in the combat tracker.
+A system declares its target, the Foundry game system its characters go into
+(`System.foundry`: "swade", "worldbuilding", "brp"); the target is the module
+`chargen.export.<target>`, which turns one character into the Actor's type, `system`
+data and Items, reading its side of the game's fields from a TOML mapping beside it.
+What every target shares is here:
 
-Everything is derived from the character and its seed: the same seed gives the same
-bytes. Names and labels stay Hungarian; swids and ids are what the SWADE system reads
-(chargen/export/swade.toml).
+- one character is one Actor object, the JSON that Foundry's "Import Data" takes;
+  several are a JSON array, or with `-o DIR` a folder with one file per actor;
+- each file is also a source file of the official Foundry command-line tool (`_id`,
+  and `_key` "!actors!<id>" on the actor and "!actors.items!<actor>.<item>" on each
+  embedded Item), so `fvtt package pack` turns the folder into a compendium;
+- ids come from the character and its seed: the same seed gives the same bytes;
+- `_stats` names the Foundry core and the target's release (its TOML pins them);
+- `flags.chargen` carries the system, kind, template, seed, recipe and chargen's
+  version, and for the members of a squad or a band (the same `squad` or `band` id,
+  one after another in a batch) the group, its leader (the first member) and the
+  member's place; a target may add its own (a squad's shared action card) and a
+  notes file for the group's folder.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from chargen import __version__
-from chargen.export import squad_runs
+from chargen.export import group_of, squad_runs
 
 ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-SWID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-RESERVED_SWIDS = {"none", "any"}  # the SWADE system's reserved words
 ACTOR_IMG = "icons/svg/mystery-man.svg"
-ICON = "systems/swade/assets/icons/{}.svg"
-# system.*.equipStatus (SWADE constants.EQUIP_STATE)
-CARRIED, EQUIPPED, MAIN_HAND, TWO_HANDS = 1, 3, 4, 5
-_DIE = re.compile(r"^d(\d+)(?:\+(\d+))?$")
-_SPREAD = re.compile(r"\d+-(\d+d\d+)")
+ITEM_IMG = "icons/svg/item-bag.svg"
+# What is not part of who the character is: its id stays when these change.
+NOT_IN_ID = ("historik", "recipe")
 
 _pretty = json.JSONEncoder(ensure_ascii=False, check_circular=False, indent=2).encode
 
 
-@lru_cache(maxsize=1)
-def mapping() -> dict[str, Any]:
-    """chargen/export/swade.toml: versions, attribute keys, swids, item types."""
+@cache
+def load_mapping(name: str) -> dict[str, Any]:
+    """A target's TOML mapping, chargen/export/<name>.toml."""
     from chargen import tomlfile
 
-    return tomlfile.loads((Path(__file__).parent / "swade.toml").read_text(encoding="utf-8"))
+    return tomlfile.loads((Path(__file__).parent / f"{name}.toml").read_text(encoding="utf-8"))
 
 
-def versions() -> dict[str, str]:
-    """The Foundry core and SWADE system versions the export targets (pinned in swade.toml)."""
-    return dict(mapping()["versions"])
+def target(system) -> Any:
+    """The target module of a system (chargen.export.<System.foundry>)."""
+    return importlib.import_module(f"chargen.export.{system.foundry}")
 
 
 # -- small pieces ---------------------------------------------------------------------
@@ -68,72 +72,40 @@ def doc_id(*parts: Any) -> str:
 
 
 def ascii_fold(text: str) -> str:
-    """Hungarian (and any Latin) text without its accents: Bőrvért -> Borvert."""
+    """Text without its accents: Bőrvért -> Borvert, Färdigheter -> Fardigheter."""
+    text = text.replace("æ", "ae").replace("Æ", "Ae").replace("ø", "o").replace("Ø", "O")
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
 
 
-def swid(text: str) -> str:
-    """A SWADE id from a slug or a name: lower-case ASCII words joined by hyphens."""
-    words = re.findall(r"[a-z0-9]+", ascii_fold(text).lower())
-    found = "-".join(words) or "item"
-    return f"{found}-item" if found in RESERVED_SWIDS else found
-
-
-def die(text: str) -> dict[str, int]:
-    """A trait die as the SWADE data model holds it: d8 -> sides 8; d12+1 -> sides 12, modifier 1."""
-    match = _DIE.match(text)
-    if match is None:
-        raise ValueError(f"not a trait die: {text!r}")
-    return {"sides": int(match[1]), "modifier": int(match[2] or 0)}
-
-
-def damage(text: str) -> str:
-    """A savage damage code as the SWADE system writes it: Erő+d6 -> @str+d6; 1-3d6 -> 3d6."""
-    text = text.replace(" ", "")
-    if text.startswith("Erő"):
-        return "@str" + text[len("Erő") :]
-    spread = _SPREAD.fullmatch(text)  # the shotgun's 1-3d6 by range: its largest roll
-    return spread[1] if spread else text
-
-
-def _html(*paragraphs: str) -> str:
+def html(*paragraphs: str) -> str:
+    """Paragraphs as the HTML of a Foundry rich-text field (empty ones left out)."""
     from html import escape
 
-    return "".join(f"<p>{escape(p)}</p>" for p in paragraphs if p)
+    return "".join(f"<p>{escape(str(p))}</p>" for p in paragraphs if p not in ("", None))
 
 
-def _name(table, key: str) -> str:
-    return table.get(key)["name"] if key in table else key
-
-
-def _entry(table, key: str) -> dict:
-    return table.get(key) if key in table else {}
-
-
-# -- items ----------------------------------------------------------------------------
-
-
-class _Items:
-    """The embedded Items of one actor, each with an id derived from the actor's."""
+class Items:
+    """The embedded Items of one actor, each with an id derived from the actor's and its
+    own key (the same item twice, two daggers, gets an id of its own)."""
 
     def __init__(self, actor_id: str) -> None:
         self.actor_id = actor_id
         self.items: list[dict] = []
         self.seen: set[str] = set()
 
-    def add(self, kind: str, name: str, item_swid: str, system: dict) -> dict:
+    def add(self, kind: str, name: str, key: str, system: dict, img: str = ITEM_IMG) -> dict:
         n = 0
-        item_id = doc_id(self.actor_id, kind, item_swid, n)
-        while item_id in self.seen:  # the same item twice (two daggers): its own id
+        item_id = doc_id(self.actor_id, kind, key, n)
+        while item_id in self.seen:
             n += 1
-            item_id = doc_id(self.actor_id, kind, item_swid, n)
+            item_id = doc_id(self.actor_id, kind, key, n)
         self.seen.add(item_id)
         item = {
             "_id": item_id,
             "name": name,
             "type": kind,
-            "img": ICON.format(kind),
-            "system": {"swid": item_swid, **system},
+            "img": img,
+            "system": system,
             "effects": [],
             "flags": {},
             "_key": f"!actors.items!{self.actor_id}.{item_id}",
@@ -142,313 +114,87 @@ class _Items:
         return item
 
 
-def _skills(items: _Items, char: dict, tables) -> None:
-    m = mapping()
-    table = tables["kepzettsegek"]
-    for key, value in char.get("kepzettsegek", {}).items():
-        entry = _entry(table, key)
-        attribute = m["attributes"].get(entry.get("tulajdonsag", ""), "")
-        items.add(
-            "skill",
-            entry.get("name", key),
-            m["skills"].get(key) or swid(key),
-            {
-                "description": _html(entry.get("description", "")),
-                "attribute": attribute,
-                "isCoreSkill": bool(entry.get("alap")),
-                "die": die(value),
-                "wild-die": {"sides": 6},
-            },
-        )
-
-
-def _edges(items: _Items, char: dict, tables) -> None:
-    table = tables["elonyok"]
-    background = (char.get("arkan_hatter") or {}).get("id")
-    for edge in char.get("elonyok", ()):
-        entry = _entry(table, edge["id"])
-        items.add(
-            "edge",
-            edge.get("nev") or entry.get("name", edge["id"]),
-            swid(edge["id"]),
-            {
-                "description": _html(edge.get("hatas") or entry.get("description", "")),
-                "isArcaneBackground": edge["id"] == background,
-            },
-        )
-
-
-def _hindrances(items: _Items, char: dict, tables) -> None:
-    table = tables["hatranyok"]
-    for flaw in char.get("hatranyok", ()):
-        entry = _entry(table, flaw["id"])
-        major = flaw.get("sulyossag") == "sulyos"
-        items.add(
-            "hindrance",
-            flaw.get("nev") or entry.get("name", flaw["id"]),
-            swid(entry.get("csoport") or flaw["id"]),
-            {
-                "description": _html(flaw.get("hatas") or entry.get("description", "")),
-                "severity": "major" if major else "minor",
-                "major": major,
-            },
-        )
-
-
-def _gear(items: _Items, char: dict, tables) -> None:
-    """Weapons, armour, shields and gear with their numbers; the first weapon in hand."""
-    m = mapping()
-    table = tables["felszereles"]
-    skills = tables["kepzettsegek"]
-    in_hand = False
-    for thing in char.get("felszereles", ()):
-        entry = _entry(table, thing.get("id", ""))
-        tipus = thing.get("tipus") or entry.get("tipus", "egyeb")
-        kind = m["item_types"].get(tipus, "gear")
-        min_str = thing.get("min_ero") or entry.get("min_ero", "")
-        system: dict[str, Any] = {
-            "description": _html(entry.get("description", "")),
-            "quantity": 1,
-            "price": thing.get("ar", entry.get("ar", 0)),
-        }
-        if kind == "weapon":
-            raw = thing.get("sebzes", entry.get("sebzes", ""))
-            ranged = "lotav" in thing
-            range_type = m["range_types"].get(tipus, 1 if ranged else 0)
-            if range_type == 0 and ranged:
-                range_type = 2
-            two_handed = bool(thing.get("ketkezes") or entry.get("ketkezes"))
-            status = CARRIED
-            if not in_hand:
-                status, in_hand = (TWO_HANDS if two_handed else MAIN_HAND), True
-            skill = thing.get("kepzettseg") or entry.get("kepzettseg", "")
-            notes = [f"Sebzés: {raw}" if _SPREAD.fullmatch(raw.replace(" ", "")) else ""]
-            notes.append(f"Elérés {thing['eleres']}" if thing.get("eleres") else "")
-            notes.append(
-                f"Újratöltés: {thing['ujratoltes']} akció" if thing.get("ujratoltes") else ""
-            )
-            notes.append(thing.get("megjegyzes", ""))
-            system |= {
-                "damage": damage(raw),
-                "range": thing.get("lotav", ""),
-                "rangeType": range_type,
-                "rof": thing.get("tgy", 1),
-                "ap": thing.get("pancel_tores", 0),
-                "minStr": min_str,
-                "equipStatus": status,
-                "shots": thing.get("lovesek", 0),
-                "notes": "; ".join(n for n in notes if n),
-                "actions": {
-                    "trait": _name(skills, skill) if skill else "",
-                    "traitMod": f"{thing['talalat']:+d}" if thing.get("talalat") else "",
-                    "dmgMod": "",
-                },
-            }
-        elif kind == "armor":
-            covered = {m["locations"].get(h, h) for h in thing.get("hely", ())}
-            bullets = thing.get("lovedek_ellen")
-            system |= {
-                "notes": "; ".join(
-                    n
-                    for n in (
-                        f"+{bullets} lövedékek ellen" if bullets else "",
-                        thing.get("megjegyzes", ""),
-                    )
-                    if n
-                ),
-                "armor": thing.get("pancel", 0),
-                "minStr": min_str,
-                "equipStatus": EQUIPPED,
-                "locations": {loc: loc in covered for loc in ("head", "torso", "arms", "legs")},
-            }
-        elif kind == "shield":
-            system |= {
-                "parry": thing.get("haritas", 0),
-                "minStr": min_str,
-                "equipStatus": EQUIPPED,
-            }
-        else:
-            system["equipStatus"] = CARRIED
-            system["notes"] = thing.get("megjegyzes", "")
-        items.add(
-            kind, thing.get("nev") or entry.get("name", "?"), swid(thing.get("id", "")), system
-        )
-
-
-def _abilities(items: _Items, char: dict, tables) -> None:
-    """Special abilities (a template's `kulonleges`) and a Szívós grade's rule."""
-    for line in char.get("kulonleges", ()):
-        head, sep, rest = line.partition(":")
-        name = head.strip().rstrip(".") if sep else line.strip().rstrip(".")
-        items.add(
-            "ability",
-            name,
-            swid(name),
-            {"description": _html(rest.strip() if sep else line.strip()), "subtype": "special"},
-        )
-    grade = char.get("szivos")
-    if grade:
-        entry = _entry(tables["szivos_fokozatok"], grade)
-        items.add(
-            "ability",
-            entry.get("name", grade),
-            swid(grade),
-            {"description": _html(entry.get("description", "")), "subtype": "special"},
-        )
-
-
-def _powers(items: _Items, char: dict, tables) -> None:
-    """The powers of a Mágikus háttér (Arcane Background), on the general Power Points."""
-    background = char.get("arkan_hatter") or {}
-    for power in background.get("hatalmak", ()):
-        system = {
-            "description": _html(power.get("hatas", "")),
-            "pp": power.get("ar", 0),
-            "range": str(power.get("hatotav", "")),
-            "duration": str(power.get("idotartam", "")),
-            "rank": mapping()["ranks"].get(power.get("rang", ""), power.get("rang", "")),
-            "arcane": "",
-        }
-        key = power.get("id", "")
-        items.add("power", power.get("nev", key), mapping()["powers"].get(key) or swid(key), system)
-
-
 # -- the actor ------------------------------------------------------------------------
 
 
 def actor_id(char: dict) -> str:
     """The actor's id: from its seed and what the seed and the options made of it, so the
     same seed and options give the same id, and another --tough or --wild-card another."""
-    body = {k: v for k, v in char.items() if k != "historik"}
+    body = {k: v for k, v in char.items() if k not in NOT_IN_ID}
     canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return doc_id("chargen", char.get("system"), char.get("seed"), canonical)
 
 
-def actor(char: dict, tables, squad: dict | None = None) -> dict:
-    """One savage character as a SWADE Actor document (plain JSON data)."""
-    m = mapping()
-    v = versions()
-    the_id = actor_id(char)
-    pc = char.get("kind") == "pc"
-    wild = bool(char.get("foszereplo"))
-    attrs = char["alaptulajdonsagok"]
-    wild_die = die(char["vadkocka"])["sides"] if char.get("vadkocka") else 6
-    attributes = {}
-    for key, english in m["attributes"].items():
-        attributes[english] = {"die": die(attrs[key]), "wild-die": {"sides": wild_die}}
-    run = die(char["futaskocka"])
-    if pc:
-        archetype = char.get("koncepcio", "")
-    else:
-        archetype = char.get("sablon") or _name(tables["mellekszereplok"], char.get("template", ""))
-    about = []
-    if char.get("nem"):
-        about.append(f"Nem: {char['nem']}.")
-    if char.get("korszak"):
-        about.append(f"Korszak: {_name(tables['korszakok'], char['korszak'])}.")
-    if char.get("squad"):
-        about.append(f"Osztag: {char['squad']} (közös Akciókártya: {char.get('akciokartya')}).")
-    details: dict[str, Any] = {
-        "autoCalcToughness": False,
-        "autoCalcParry": False,
-        "archetype": archetype,
-        "biography": {"value": _html(" ".join(about))},
-    }
-    if pc:
-        details["currency"] = char.get("penz", 0)
-    sebek = char.get("sebek_max", 3 if wild else 0)
-    system: dict[str, Any] = {
-        "attributes": attributes,
-        "pace": {
-            "base": "ground",
-            "ground": char["mozgas"],
-            "running": {"die": run["sides"], "mod": run["modifier"]},
-        },
-        "stats": {
-            "toughness": {"value": char["szivossag"], "armor": char.get("pancel", 0)},
-            "parry": {"value": char["haritas"], "shield": _shield(char)},
-            "size": char.get("meret", 0),
-        },
-        "details": details,
-        "wounds": {"value": 0, "max": sebek, "ignored": 0},
-        "bennies": {"value": char.get("sorspont", 0), "max": char.get("sorspont", 0)},
-    }
-    if not pc:
-        system["wildcard"] = wild
-    background = char.get("arkan_hatter")
-    if background:
-        points = background.get("hatalompont", 0)
-        system["powerPoints"] = {"general": {"value": points, "max": points}}
-    items = _Items(the_id)
-    _skills(items, char, tables)
-    _hindrances(items, char, tables)
-    _edges(items, char, tables)
-    _powers(items, char, tables)
-    _gear(items, char, tables)
-    _abilities(items, char, tables)
-    flags: dict[str, Any] = {
+def chargen_flags(char: dict) -> dict[str, Any]:
+    """flags.chargen: where the character came from and how to make it again."""
+    return {
         "system": char.get("system"),
         "kind": char.get("kind"),
         "template": char.get("template"),
         "seed": char.get("seed"),
-        "squad": char.get("squad"),
+        "recipe": char.get("recipe"),
+        "squad": group_of(char),
         "version": __version__,
     }
-    if squad is not None:
-        flags |= squad
+
+
+def actor(system, tables, char: dict, group: dict | None = None) -> dict:
+    """One character as an Actor document of its system's target (plain JSON data)."""
+    module = target(system)
+    versions = module.versions()
+    the_id = actor_id(char)
+    items = Items(the_id)
+    body = module.actor(char, tables, items)
+    flags = chargen_flags(char)
+    if group is not None:
+        flags |= group
+        if hasattr(module, "group_flags"):
+            flags |= module.group_flags(char)
     return {
         "_id": the_id,
         "name": char["name"],
-        "type": "character" if pc else "npc",
-        "img": ACTOR_IMG,
-        "system": system,
+        "type": body["type"],
+        "img": body.get("img", ACTOR_IMG),
+        "system": body["system"],
         "items": items.items,
         "effects": [],
         "folder": None,
-        "prototypeToken": {"name": char["name"], "actorLink": pc or wild},
+        "prototypeToken": {"name": char["name"], "actorLink": bool(body.get("linked"))},
         "flags": {"chargen": flags},
         "_stats": {
-            "coreVersion": v["core"],
-            "systemId": v["system_id"],
-            "systemVersion": v["system"],
+            "coreVersion": versions["core"],
+            "systemId": versions["system_id"],
+            "systemVersion": versions["system"],
         },
         "_key": f"!actors!{the_id}",
     }
 
 
-def _shield(char: dict) -> int:
-    return max(
-        (i.get("haritas", 0) for i in char.get("felszereles", ()) if i.get("tipus") == "pajzs"),
-        default=0,
-    )
+# -- batches, squads and bands --------------------------------------------------------
 
 
-# -- batches and squads ---------------------------------------------------------------
-
-
-def actors(items: Iterable[dict], tables) -> Iterator[dict]:
-    """Actors in order; squad members carry their place, the leader (a squad's first
-    member) and the shared card."""
+def actors(system, tables, items: Iterable[dict]) -> Iterator[dict]:
+    """Actors in order; the members of a squad or band carry their place, the leader
+    (the group's first member) and the target's group flags."""
     n = 0
     for run in squad_runs(items):
         leader = actor_id(run[0])
         for char in run:
             n += 1
-            squad = None
-            if char.get("squad"):
-                squad = {
+            group = None
+            if group_of(char):
+                group = {
                     "leader": actor_id(char) == leader,
                     "leaderId": leader,
                     "leaderName": run[0]["name"],
-                    "card": char.get("akciokartya"),
                     "member": n,
                 }
-            yield actor(char, tables, squad)
+            yield actor(system, tables, char, group)
 
 
 def render(system, tables, items: Iterable[dict], count: int, values: dict) -> Iterator[str]:
     """One Actor object for one character; a JSON array (streamed) for several."""
-    docs = actors(items, tables)
+    docs = actors(system, tables, items)
     if count == 1:
         for doc in docs:
             yield _pretty(doc) + "\n"
@@ -466,50 +212,15 @@ def file_name(doc: dict) -> str:
 
 def write_folder(system, tables, items: Iterable[dict], count: int, values: dict, path) -> None:
     """One file per actor (Import Data takes each; `fvtt package pack` the folder), and
-    for a squad `osztag.md`: leader, shared card, members and the steps in Foundry."""
+    for a squad or band the target's notes file (leader, members, steps in Foundry)."""
     folder = Path(path)
-    squad_rows: list[tuple[dict, str]] = []
-    for doc in actors(items, tables):
+    module = target(system)
+    group_rows: list[tuple[dict, str]] = []
+    for doc in actors(system, tables, items):
         name = file_name(doc)
         (folder / name).write_text(_pretty(doc) + "\n", encoding="utf-8")
         if doc["flags"]["chargen"].get("squad"):
-            squad_rows.append((doc, name))
-    if squad_rows:
-        (folder / "osztag.md").write_text(squad_notes(squad_rows), encoding="utf-8")
-
-
-def squad_notes(rows: list[tuple[dict, str]]) -> str:
-    """What a game master needs to run the squad in Foundry's combat tracker (Hungarian)."""
-    first = rows[0][0]["flags"]["chargen"]
-    leader = next(name for doc, name in rows if doc["flags"]["chargen"]["leader"])
-    lines = [
-        f"# Osztag: {rows[0][0]['system']['details']['archetype']} ({len(rows)} fő)",
-        "",
-        f"- Osztag: {first['squad']}",
-        f"- Vezető: {first['leaderName']} ({leader})",
-        f"- Közös Akciókártya: {first['card']}",
-        "- Csoportdobás: egy Jellemzőkocka és egy közös d6 Vadkocka, a jobbik számít.",
-        "",
-        "## Tagok",
-        "",
-    ]
-    for doc, name in rows:
-        mark = " (vezető)" if doc["flags"]["chargen"]["leader"] else ""
-        lines.append(f"{doc['flags']['chargen']['member']}. {doc['name']}{mark}: {name}")
-    lines += [
-        "",
-        "## Foundry VTT (SWADE) lépések",
-        "",
-        "1. A tagok a világba kerülnek: egyenként (új NPC szereplő, jobb klikk a szereplőre, "
-        "Import Data, a tag fájlja), vagy egyszerre kompendiumként: "
-        "`fvtt package pack KOMPENDIUM --in MAPPA --out VILÁG/packs` (MAPPA ez a mappa), majd a "
-        "kompendiumból a Szereplők közé húzva.",
-        "2. A tagok tokenjeit a jelenetre húzod, kijelölöd, és felveszed őket a "
-        "harckövetőbe (Combat Tracker).",
-        "3. A harckövetőben a tagokat a vezető csoportjába rendezed; a csoport egy "
-        "Akciókártyát kap, az osztag közös kártyáját.",
-        "4. A Foundry csoportja (Group szereplő) csak a világban már meglévő szereplőket "
-        "tarthat: ezért nincs a fájlok között, a fenti lépések után hozható létre.",
-        "",
-    ]
-    return "\n".join(lines)
+            group_rows.append((doc, name))
+    if group_rows and hasattr(module, "group_notes"):
+        notes_name, text = module.group_notes(group_rows)
+        (folder / notes_name).write_text(text, encoding="utf-8")

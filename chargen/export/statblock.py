@@ -19,7 +19,7 @@ import textwrap
 from collections.abc import Iterable, Iterator
 
 from chargen.export import squad_runs
-from chargen.export.foundry import mapping
+from chargen.export.swade import mapping, special_abilities
 
 WIDTH = 80
 ATTRIBUTE_LABELS = {
@@ -89,7 +89,7 @@ def _abilities(char: dict, tables) -> list[str]:
         lines.append(f"Size {char['meret']:+d}")
     if char.get("futaskocka") and char["futaskocka"] != "d6":
         lines.append(f"Speed: futáskocka {char['futaskocka']}")
-    for text in char.get("kulonleges", ()):
+    for text in special_abilities(char):
         lines.append(text.strip().rstrip("."))
     grade = char.get("szivos")
     if grade:
@@ -100,8 +100,15 @@ def _abilities(char: dict, tables) -> list[str]:
     return lines
 
 
-def block(char: dict, tables, members: list[str] | None = None, width: int = WIDTH) -> str:
-    """One stat block (a squad's with its members' names under the name line)."""
+def block(
+    char: dict,
+    tables,
+    members: list[str] | None = None,
+    width: int = WIDTH,
+    importer: bool = False,
+) -> str:
+    """One stat block (a squad's with its members' names under the name line); for the
+    importer, the special abilities are lines of the description instead of bullets."""
     m = mapping()
     skills_table = tables["kepzettsegek"]
     pc = char.get("kind") == "pc"
@@ -137,6 +144,10 @@ def block(char: dict, tables, members: list[str] | None = None, width: int = WID
             f"{who_text}. Sorspont {char.get('sorspont', 0)}, Sebek {char.get('sebek_max', 0)}.",
         )
     )
+    abilities = _abilities(char, tables)
+    if importer:  # its default bullet setting would split the bullets into letters
+        lines += [_wrap(width, f"{a}.") for a in abilities]
+        abilities = []
     attrs = char["alaptulajdonsagok"]
     traits = ", ".join(f"{ATTRIBUTE_LABELS[en]} {attrs[hu]}" for hu, en in m["attributes"].items())
     lines.append(_wrap(width, f"Attributes: {traits}"))
@@ -161,24 +172,29 @@ def block(char: dict, tables, members: list[str] | None = None, width: int = WID
     gear = [gear_text(i) for i in char.get("felszereles", ())]
     if gear:
         lines.append(_wrap(width, f"Gear: {', '.join(gear)}"))
-    abilities = _abilities(char, tables)
     if abilities:
         lines.append("Special Abilities:")
         lines += [_wrap(width, f"• {a}") for a in abilities]
     return "\n".join(lines) + "\n"
 
 
-def blocks(items: Iterable[dict], tables, width: int = WIDTH) -> Iterator[str]:
+def blocks(
+    items: Iterable[dict], tables, width: int = WIDTH, importer: bool = False
+) -> Iterator[str]:
     """A block per character; the members of one squad share one block."""
     for run in squad_runs(items):
         members = [c["name"] for c in run] if run[0].get("squad") else None
-        yield block(run[0], tables, members, width)
+        yield block(run[0], tables, members, width, importer)
 
 
 def render(system, tables, items: Iterable[dict], count: int, values: dict) -> Iterator[str]:
     """The blocks, a blank line between two, lines wrapped at spaces to --width (80 by
-    default); with --latin1 ő ű as õ û."""
-    latin1 = bool(values.get("latin1"))
-    for n, text in enumerate(blocks(items, tables, values.get("width") or WIDTH)):
+    default); with --latin1 ő ű as õ û; with --importer the form swade-npc-importer
+    reads with its default settings (Latin-1 letters, special abilities in the
+    description)."""
+    importer = bool(values.get("importer"))
+    latin1 = importer or bool(values.get("latin1"))
+    width = values.get("width") or WIDTH
+    for n, text in enumerate(blocks(items, tables, width, importer)):
         text = text.translate(LATIN1) if latin1 else text
         yield ("\n" if n else "") + text

@@ -134,6 +134,7 @@ NPC_STEPS = [
 
 SYSTEM = System(
     id="karma",
+    foundry="worldbuilding",
     name="Karmasystemet",
     language="sv",
     locale="sv_SE",

@@ -191,6 +191,7 @@ NPC_STEPS = [
 
 SYSTEM = System(
     id="lef",
+    foundry="worldbuilding",
     name="LEF, Terminus Alfa",
     language="da",
     locale="da_DK",

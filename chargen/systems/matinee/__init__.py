@@ -342,6 +342,7 @@ NPC_STEPS = [
 
 SYSTEM = System(
     id="matinee",
+    foundry="worldbuilding",
     name="Matinee Chronicles",
     language="sv",
     locale="sv_SE",

@@ -310,6 +310,7 @@ NPC_STEPS = [
 
 SYSTEM = System(
     id="savage",
+    foundry="swade",
     name="Savage",
     language="hu",
     locale="hu_HU",

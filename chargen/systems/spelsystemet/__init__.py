@@ -277,6 +277,7 @@ NPC_STEPS = [
 
 SYSTEM = System(
     id="spelsystemet",
+    foundry="brp",
     name="Spelsystemet",
     language="sv",
     locale="sv_SE",

@@ -1,0 +1,189 @@
+"""`--where EXPR` (issue 21): only characters that satisfy a condition.
+
+The grammar is parsed by hand (chargen.where) and never evaluated as Python. For
+every system, conditions over numbers, texts, dice, lists and drawn rows keep only
+characters that an independent Python check passes, each of which its recipe makes
+again, with no name twice; a path no character has, or a condition too rare for the
+tries, is exit 2 with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run
+
+from chargen import cli
+from chargen.encode import compact
+from chargen.errors import ChargenError
+from chargen.procedure import generate
+from chargen.systems import load, remake
+from chargen.where import parse
+
+
+def rank(die: str | None) -> int:
+    """A die's size, worked out apart from chargen.where: d8 -> 8, d12+1 -> 13."""
+    if not die:
+        return 0
+    sides, _, plus = die[1:].partition("+")
+    return int(sides) + int(plus or 0)
+
+
+CASES = [
+    ("matinee", "pc", "grundegenskaper.psyke >= 4", lambda c: c["grundegenskaper"]["psyke"] >= 4),
+    (
+        "matinee",
+        "pc",
+        'arketyp == "mystiker" or tillgangar >= 10 and not megakorporation == "capitol"',
+        lambda c: (
+            c["arketyp"] == "mystiker"
+            or (c["tillgangar"] >= 10 and c["megakorporation"] != "capitol")
+        ),
+    ),
+    (
+        "karma",
+        "pc",
+        '"munk" in bakgrunder',
+        lambda c: any(b["id"] == "munk" for b in c["bakgrunder"]),
+    ),
+    (
+        "karma",
+        "npc",
+        'not (egenskaper.stark < 3) and (karma != 5 or template == "bonde")',
+        lambda c: (
+            c["egenskaper"]["stark"] >= 3 and (c.get("karma") != 5 or c["template"] == "bonde")
+        ),
+    ),
+    (
+        "savage",
+        "pc",
+        "kepzettsegek.kozelharc >= d8",
+        lambda c: rank(c["kepzettsegek"].get("kozelharc")) >= 8,
+    ),
+    (
+        "savage",
+        "npc",
+        "all alaptulajdonsagok.* >= d6 and szivossag > 5",
+        lambda c: all(rank(v) >= 6 for v in c["alaptulajdonsagok"].values()) and c["szivossag"] > 5,
+    ),
+    (
+        "lef",
+        "pc",
+        'any talenter.* >= 6 and "kraft" not in fokus',
+        lambda c: any(v >= 6 for v in c["talenter"].values()) and "kraft" not in c["fokus"],
+    ),
+    (
+        "spelsystemet",
+        "pc",
+        'grundegenskaper.sty >= 15 or (lp > 13 and art != "manniska")',
+        lambda c: c["grundegenskaper"]["sty"] >= 15 or (c["lp"] > 13 and c["art"] != "manniska"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("sid", "kind", "text", "check"), CASES)
+def test_every_match_satisfies_the_condition_and_regenerates(sid, kind, text, check):
+    system = load(sid)
+    tables = system.tables()
+    condition = cli.where_condition(system, kind, {}, text, False)
+    count = 40
+    tried = []
+
+    def candidates():
+        for char in generate(system, tables, kind, {}, 5_000, 21, unique_names=False):
+            tried.append(check(char))
+            yield char
+
+    matches = list(cli.matching(candidates(), condition, count, 5_000))
+    assert len(matches) == count
+    assert not all(tried), f"{text}: every character matched; the condition tests nothing"
+    assert len({c["name"] for c in matches}) == count
+    for char in matches:
+        assert check(char), (text, char["recipe"])
+        assert compact(next(remake(char["recipe"], tables))) == compact(char)
+
+
+def test_the_grammar():
+    char = {
+        "a": 3,
+        "t": "munk",
+        "d": "d8",
+        "l": [{"id": "munk", "n": 2}, {"id": "smed", "n": 5}],
+        "s": ["x", "y"],
+        "m": {"p": 1, "q": 7},
+        "b": True,
+        "z": None,
+    }
+    holds = {
+        "a == 3": True,
+        "a != 3": False,
+        "a < 4 and a <= 3 and a > 2 and a >= 3": True,
+        "not a == 3 or t == 'munk'": True,
+        "not (a == 3 or t == 'munk')": False,
+        "a == 1 or a == 3 and t == 'x'": False,  # and binds tighter than or
+        "d > d6 and d < d10 and d == d8 and d < d12+1": True,
+        "d >= 8": False,  # a die and a number do not order
+        '"munk" in l and "smed" in l and not "bonde" in l': True,
+        '"bonde" not in l': True,
+        "any l.n >= 5": True,
+        "all l.n >= 5": False,
+        "any m.* > 5 and all m.* >= 1": True,
+        '"p" in m and "un" in t': True,
+        '"x" in s and any s == "y"': True,
+        "b and not z": True,
+        "b == true and z == null": True,
+        "nosuch == 1 or nosuch != 1 or nosuch < 1": False,  # a missing value never holds
+        "any nosuch == 1": False,
+        "all nosuch == 1": True,
+    }
+    for text, expected in holds.items():
+        assert parse(text).holds(char) is expected, text
+    assert parse("l.n >= 1 and any m.* > 0").paths == (("l", "n"), ("m", "*"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "a ==",
+        "a = 3",
+        "(a == 3",
+        "a == 3)",
+        "a == 3 b",
+        '__import__("os").system("true")',
+        "a.B == 1",
+        "any 3 == 3",
+        "a == 'open",
+        "and",
+        "a === 3",
+    ],
+)
+def test_what_is_no_condition_is_refused(text):
+    with pytest.raises(ChargenError, match="--where"):
+        parse(text)
+
+
+def test_a_path_no_character_has_names_the_fields():
+    result = run("matinee", "pc", "--where", "grundegenskapr.psyke >= 4")
+    assert result.exit_code == 2 and "grundegenskaper" in result.stderr
+    result = run("matinee", "pc", "--where", "grundegenskaper.psykee >= 4")
+    assert result.exit_code == 2 and "psyke" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_condition_too_rare_says_how_rare(monkeypatch):
+    monkeypatch.setattr(cli, "WHERE_TRIES", 300)
+    assert cli.where_tries(1) == 1000 and cli.where_tries(5) == 5000
+    result = run("karma", "npc", "--where", "egenskaper.stark >= 12", "--seed", "1")
+    assert result.exit_code == 2 and "0 of 1,000 characters matched" in result.stderr
+
+
+def test_where_on_the_command_line():
+    out = run(
+        "karma", "pc", "--where", '"munk" in bakgrunder', "-n", "3", "--seed", "2", "-f", "json"
+    )
+    chars = json.loads(out.stdout)
+    assert len(chars) == 3 and all(any(b["id"] == "munk" for b in c["bakgrunder"]) for c in chars)
+    again = json.loads(run(*chars[1]["recipe"].split()[1:], "-f", "json").stdout)[0]
+    assert again == chars[1]
+    assert run("savage", "npc", "--squad", "-n", "3", "--where", "sorspont >= 0").exit_code == 2
