@@ -193,6 +193,34 @@ def resolve_text(
     return "".join(out)
 
 
+def listed_text(
+    value: Any, pronouns: dict[str, tuple[str, str]] | None = None, words: Any = None
+) -> str:
+    """A text as `--list` shows it, for no one character: a gendered pair reads
+    'male / female', ``{han}`` and ``{han/hon}`` read "han/hon", and a declared word
+    (``{namn}``) reads as `words` names it (default ‹namn›), never as raw braces."""
+    if isinstance(value, dict) and is_gendered(value):
+        return " / ".join(str(value[g]) for g in GENDERS)
+    if not isinstance(value, str) or "{" not in value and "}" not in value:
+        return "" if value is None else str(value)
+    table = pronouns or {}
+    out = []
+    for piece in _pieces(value):
+        if type(piece) is str:
+            out.append(piece)
+            continue
+        kind, inner, forms = piece
+        key = inner[:1].lower() + inner[1:]
+        if kind == "either":
+            out.append("/".join(forms))
+        elif key in table:
+            both = "/".join(table[key])
+            out.append(both[:1].upper() + both[1:] if inner[:1].isupper() else both)
+        else:
+            out.append(words(inner) if callable(words) else f"‹{inner}›")
+    return "".join(out)
+
+
 @lru_cache(maxsize=4096)
 def _pieces(text: str) -> tuple:
     """A text's literal runs and placeholders: ("either", inner, (male, female)) for

@@ -59,6 +59,17 @@ def _either(values) -> str:
     return items[0] if len(items) == 1 else "to be " + " or ".join(items)
 
 
+def _clash(entries: list[dict], rule_of: Callable[[dict], Rule | None]) -> tuple | None:
+    """The first two of `entries` that exclude each other, or None."""
+    for i, a in enumerate(entries):
+        for b in entries[i + 1 :]:
+            for x, y in ((a, b), (b, a)):
+                rule = rule_of(x)
+                if rule is not None and rule.excludes & entry_names(y):
+                    return a, b
+    return None
+
+
 def _pick(rng, entries: list[dict]) -> dict:
     return Pool(entries).pick(rng)
 
@@ -728,11 +739,9 @@ class Context:
                 self.note(entry, tab)
             how = "option"
         elif self.prompter is not None:
-            chosen = self.prompter.choose_many(
-                option, tab, self._fitting(tab, pool), count, self.rng, span
-            )
+            chosen = self._asked_many(option, tab, self._fitting(tab, pool), count, span)
             if chosen is None:  # an empty answer: the dice decide, and the prompter says what
-                chosen = self._draw(tab, count, pool)
+                chosen = self._draw(tab, count, None if allowed is None else pool)
                 self.prompter.drawn(chosen)
                 how = "random"
             else:
@@ -741,12 +750,35 @@ class Context:
                     self.note(entry, tab)
                 how = "prompt"
         else:
-            chosen = self._draw(tab, count, pool)
+            chosen = self._draw(tab, count, None if allowed is None else pool)
             how = "random"
         for entry in chosen:
             if self.kind == "pc":
                 self.log(choice=option, id=entry["id"], name=self._name(entry), by=how)
         return chosen
+
+    def _asked_many(
+        self, option: str, tab: Table, pool: list[dict], count: int, span: Any
+    ) -> list[dict] | None:
+        """The prompt's several choices, asked again (with the reason) while two of them
+        exclude each other (Jättelik beside Liten och spenslig)."""
+        for _ in range(5):  # as many tries as the prompter's own (chargen.prompts.TRIES)
+            chosen = self.prompter.choose_many(option, tab, pool, count, self.rng, span)
+            clash = _clash(chosen or [], self._rule)
+            if clash is None:
+                return chosen
+            a, b = (self._name(e) for e in clash)
+            self.prompter.refuse("clash", first=a, second=b, answer=f"{a}, {b}")
+        raise ChargenError(self.labels.prompt("tries", what=self.labels(option)))
+
+    def roll_or_choose(self, option: str, table: str) -> dict:
+        """A row of a roll table: at `--interactive` the player's choice among the rows
+        that fit (an empty answer: the dice), else the roll (`roll_table`)."""
+        if self.prompter is None:
+            return self.roll_table(table)[0]
+        entry = self.choose(option, table)
+        tab = self.tables[table]
+        return self.resolved(entry, tab) if id(entry) in tab.varying else entry
 
     # -- other kinds of question (a number, yes/no, free text, a drawn list) --------
     @property
@@ -770,7 +802,12 @@ class Context:
             value = draw() if callable(draw) else draw
             if not callable(draw) and "default" in self.labels.prompts:
                 # a fixed default, not a roll: "Utan svar: 5", not "Slumpen gav: 5"
-                self.prompter.say("  " + self.labels.prompt("default", value=value))
+                shown = (
+                    self.labels.word("yes" if value else "no")
+                    if value is True or value is False
+                    else value
+                )
+                self.prompter.say("  " + self.labels.prompt("default", value=shown))
             else:
                 self.prompter.drawn(value)
             return value, "random"
@@ -793,10 +830,40 @@ class Context:
 
     def ask_yes_no(self, option: str, draw: Any) -> bool:
         """Yes or no: the option (a flag), the prompt, or `draw`."""
-        value, how = self._answer(option, lambda: self.prompter.yes_no(self.labels(option)), draw)
+        fixed = draw if isinstance(draw, bool) else None  # a default, not a roll
+        value, how = self._answer(
+            option, lambda: self.prompter.yes_no(self.labels(option), fixed), draw
+        )
         value = bool(value)
         self._asked(option, value, how)
         return value
+
+    def ask_spread(
+        self, keep: str, drawn: dict[str, int], low: int, high: int, budget: int
+    ) -> dict[str, int]:
+        """Points spread over named values (each from `low` to `high`, `budget` above
+        `low` in all): at `--interactive` the player sees the drawn spread and keeps it
+        (the yes/no question `keep`), or gives each value in turn, within what leaves
+        the rest of the budget spendable (an empty answer keeps the drawn value where
+        it still fits). Without a prompter the draw is the spread."""
+        if self.prompter is None:
+            return drawn
+        L = self.labels
+        self.prompter.drawn(", ".join(f"{L(k)} {v}" for k, v in drawn.items()))
+        if self.ask_yes_no(keep, True):
+            return drawn
+        room, left, keys = high - low, budget, list(drawn)
+        values = {}
+        for index, key in enumerate(keys):
+            rest = len(keys) - index - 1
+            least, most = low + max(0, left - room * rest), low + min(room, left)
+            if least == most:  # the budget leaves this value no choice
+                value = least
+            else:
+                value = self.ask_number(key, least, most, min(max(drawn[key], least), most))
+            values[key] = value
+            left -= value - low
+        return values
 
     def ask_text(self, option: str, suggestion: Any) -> str:
         """Free text: the option, the prompt (empty takes the suggestion), or the suggestion."""

@@ -582,11 +582,14 @@ def write(chunks: Iterable[str], out: TextIO) -> None:
 # -- `--list` and `tables show` ---------------------------------------------------
 
 
-def _text(value: Any) -> str:
-    """A text value as written in a table: a gendered pair reads 'male / female'."""
-    if isinstance(value, dict):
+def _text(value: Any, pack: Any = None) -> str:
+    """A text value as written in a table, for no one character: a gendered pair reads
+    'male / female', pronoun placeholders "han/hon" (chargen.conditions.listed_text)."""
+    from chargen.conditions import is_gendered, listed_text
+
+    if isinstance(value, dict) and not is_gendered(value):
         return " / ".join(str(v) for v in value.values())
-    return "" if value is None else str(value)
+    return listed_text(value, getattr(pack, "pronouns", None))
 
 
 def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
@@ -618,6 +621,8 @@ def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
         return labels.dice(value)
     if isinstance(value, dict):
         return labels.effects(value, pack)
+    if isinstance(value, str) and "{" in value:  # "{namn} {last} men {han} {dygd}"
+        return _text(value, pack)
     return labels.value(key, value, pack)
 
 
@@ -633,7 +638,7 @@ def _table_title(pack, name: str, labels) -> str:
 def entry_details(entry: dict, table, labels, pack) -> str:
     """An entry's description and rules text, then its effects and own fields, labelled
     ("Skada: Grund-2; Typ: Stick")."""
-    prose = [_text(entry[k]).strip() for k in ("description", "rules") if entry.get(k)]
+    prose = [_text(entry[k], pack).strip() for k in ("description", "rules") if entry.get(k)]
     facts = []
     if entry.get("effects"):
         facts.append(labels.effects(entry["effects"], pack))
@@ -734,12 +739,12 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         for entry, chance in zip(table.entries, _chances(table), strict=True):
             percent = labels.percent(chance * 100)
             if "result" in entry:
-                first = _text(entry["result"])
+                first = _text(entry["result"], pack)
                 details = entry_details(entry, table, labels, pack)
                 what = f"{first} ({details.rstrip('.')})" if details else first
             else:
                 name = next(
-                    (_text(entry[k]) for k in ("name", "namn", "navn", "nev") if k in entry),
+                    (_text(entry[k], pack) for k in ("name", "namn", "navn", "nev") if k in entry),
                     labels.get(entry.get("id", ""), entry.get("id", "")),
                 )
                 details = entry_details(entry, table, labels, pack)

@@ -30,25 +30,33 @@ class PromptClosed(ChargenError):
     """stdin ended (Ctrl-D or a closed pipe) while a question was open."""
 
 
-def entry_name(entry: dict) -> str:
+def entry_name(entry: dict, pack: Any = None) -> str:
+    """An option's name; a roll table's row (a vice) reads as its result, its pronouns
+    as "han/hon" (chargen.conditions.listed_text), never as its id."""
     for key in NAME_KEYS:
         value = entry.get(key)
         if isinstance(value, str):
             return value
         if isinstance(value, dict):
             return " / ".join(str(v) for v in value.values())
+    if entry.get("result") is not None:
+        from chargen.conditions import listed_text
+
+        return listed_text(entry["result"], getattr(pack, "pronouns", None))
     return str(entry.get("id", ""))
 
 
 def _names(entry: dict) -> tuple:
     name = entry.get("name")
+    if name is None and entry.get("result") is not None:  # a row of a roll table: its text
+        name = entry["result"]
     return tuple(name.values()) if isinstance(name, dict) else (name,) if name else ()
 
 
 def describe(entry: dict, table: Any = None, labels: Labels | None = None, pack: Any = None) -> str:
     """One option as a reader sees it: its name, then its description, rules text,
     effects and the table's own fields, labelled, ids shown by name."""
-    name = entry_name(entry)
+    name = entry_name(entry, pack if pack is not None else getattr(table, "pack", None))
     if table is None or labels is None:
         return name
     from chargen.output import entry_details
@@ -117,7 +125,7 @@ class Prompter:
 
     def _shown(self, value: Any) -> str:
         if isinstance(value, dict):
-            return entry_name(value)
+            return entry_name(value, self.pack)
         if isinstance(value, list | tuple):
             return ", ".join(self._shown(v) for v in value)
         if isinstance(value, bool):
@@ -217,26 +225,35 @@ class Prompter:
                     drawn.append(whole.pick_without(stream, drawn))
                 self.drawn(drawn)
                 continue
-            parts = [p for p in answer.replace(";", ",").split(",") if p.strip()]
+            parts = [p.strip() for p in answer.replace(";", ",").split(",") if p.strip()]
             chosen = [self._resolve(p, pool) for p in parts]
-            if (
-                all(chosen)
-                and len({id(e) for e in chosen}) == len(chosen)
-                and low <= len(chosen) <= high
-            ):
+            unknown = [p for p, e in zip(parts, chosen, strict=True) if e is None]
+            if unknown:
+                self._invalid(", ".join(unknown))
+            elif len({id(e) for e in chosen}) != len(chosen):
+                self.refuse("twice", answer=answer)
+            elif not low <= len(chosen) <= high:  # "three Bakgrunder when two is the limit"
+                self.refuse("count_wrong", count=how_many, given=len(chosen), what=what)
+            else:
                 pair = _clashing(chosen)  # type: ignore[arg-type]
                 if pair is None:
                     return chosen  # type: ignore[return-value]
                 self._refused(self.labels.prompt("clash", first=pair[0], second=pair[1]))
-                continue
-            self._invalid(answer)
-            invalid += 1
+            invalid += 1  # a refused answer (said above why) counts as a try
         raise self._retry(what)
 
     def _refused(self, reason: str) -> None:
         """Why an answer cannot be taken, before the question is asked again."""
         for line in wrap(reason, self.width - 2):
             self.say("  " + line)
+
+    def refuse(self, key: str, **fill: Any) -> None:
+        """A reason an answer is refused, in the pack's words (a pack without the key
+        says the answer is none of the options)."""
+        if key in self.labels.prompts:
+            self._refused(self.labels.prompt(key, **fill))
+        else:
+            self._invalid(fill.get("answer", str(fill.get("given", ""))))
 
     def number(self, what: str, low: int, high: int) -> int | None:
         for _ in range(TRIES):
@@ -249,10 +266,18 @@ class Prompter:
             self._invalid(answer)
         raise self._retry(what)
 
-    def yes_no(self, what: str) -> bool | None:
+    def yes_no(self, what: str, default: bool | None = None) -> bool | None:
+        """Yes or no; `default` (when the empty answer is a fixed one, not the dice) is
+        said in the question where the pack has `yes_no_default`."""
         yes, no = self.labels.word("yes").lower(), self.labels.word("no").lower()
+        key = (
+            "yes_no_default"
+            if default is not None and "yes_no_default" in self.labels.prompts
+            else "yes_no"
+        )
+        fill = {"what": what, "yes": yes, "no": no, "default": yes if default else no}
         for _ in range(TRIES):
-            answer = self.ask(self.labels.prompt("yes_no", what=what, yes=yes, no=no)).lower()
+            answer = self.ask(self.labels.prompt(key, **fill)).lower()
             if not answer:
                 return None
             if yes.startswith(answer) and not no.startswith(answer):

@@ -258,7 +258,7 @@ def test_each_forbedring_kind_changes_the_tilstande(forb):
 
 def test_forced_evne_values_give_forbedringer_and_ekspertiser(monkeypatch):
     forced = dict.fromkeys(rules.EVNER, 0) | {"fysik": 10, "mytologi": 10, "kultur": 5, "sind": 4}
-    monkeypatch.setattr(steps, "spend", lambda ctx, regler, favoured: dict(forced))
+    monkeypatch.setattr(steps, "spend", lambda ctx, regler, favoured, caps=None: dict(forced))
     for char in make("lef", count=30, seed=8, options={"blodarv": "nemal"}):
         got = [(g["evne"], g["ved"]) for g in char["forbedringer"]]
         assert got == [

@@ -180,7 +180,7 @@ def test_regler_evne_matches_transcription(evne):
     assert _forbedring_line(evne) == line
     eks = EKSPERTISER[evne["ekspertise"]]
     assert eks["name"] == ekspertise
-    assert eks["overskrift"] == header
+    assert eks.get("trykt_overskrift", eks["overskrift"]) == header
     assert evne["source"].startswith("003")
 
 
@@ -233,7 +233,7 @@ def test_regler_tables_match_the_document_text():
         assert _forbedring_line(evne) == block["forbedringer"]
         eks = EKSPERTISER[evne["ekspertise"]]
         assert eks["name"] == block["eks_name"]
-        assert eks["overskrift"] == block["header"]
+        assert eks.get("trykt_overskrift", eks["overskrift"]) == block["header"]
         assert eks["description"] == _corrected(block["eks_text"], used)
     # every correction mends a typo the document really prints
     assert used == set(range(len(CORRECTIONS)))

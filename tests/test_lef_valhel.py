@@ -314,8 +314,8 @@ def test_the_sheet_carries_each_ekspertise_text_and_grej_price():
 def test_praecisions_line_agrees_with_the_effect_applied():
     eks = EKSPERTISER["praecision"]
     assert eks["fokus"] == ["kraft"] and "bytte" not in eks
-    assert eks["overskrift"] == "HELBRED +1 | KRAFT"  # as printed in the document
-    assert eks["rettet_overskrift"] == "FOKUS KRAFT | AUTO"
+    assert eks["trykt_overskrift"] == "HELBRED +1 | KRAFT"  # as printed in the document
+    assert eks["overskrift"] == "FOKUS KRAFT | AUTO"
     for char in make("lef", "pc", count=400, seed=4):
         for held in char["ekspertiser"]:
             if held["id"] == "praecision":

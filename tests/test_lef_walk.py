@@ -31,7 +31,7 @@ def test_a_whole_walk_in_danish_with_every_answer_recorded():
     answers = [
         ("^Vælg Blodarv", "vanaætlinge"),
         ("^Vælg Personlighed", "militant"),
-        ("^Vælg personlighedens ekspertise", "Kommandoråb"),
+        ("^Vælg Personlighedens ekspertise", "Kommandoråb"),
         ("^Behold den slåede fordeling", "nej"),
         (_number("Fysik"), "10"),
         (_number("Karisma"), "10"),
@@ -42,15 +42,15 @@ def test_a_whole_walk_in_danish_with_every_answer_recorded():
         (_number("Bioalkymi"), "0"),
         (_number("Feltkunst"), "0"),
         (_number("Kultur"), "10"),
-        ("^Vælg forbedring for fysik, der har nået 5", "helbred"),
-        ("^Vælg forbedring for fysik, der har nået 10", "liv"),
-        ("^Vælg forbedring for karisma, der har nået 5", "stjerne"),
-        ("^Vælg sporet til stjernen", "levned"),
-        ("^Vælg forbedring for kultur, der har nået 5", "kraft"),
-        ("^Vælg forbedring for kultur, der har nået 10", "stjerne"),
-        ("^Vælg sporet til stjernen", "de ulovlige markeder"),
-        ("^Vælg sporet til en af Alsidigs", "prygl"),
-        ("^Vælg sporet til en af Alsidigs", "prygl"),
+        ("^Vælg Forbedring for Fysik, der har nået 5", "helbred"),
+        ("^Vælg Forbedring for Fysik, der har nået 10", "liv"),
+        ("^Vælg Forbedring for Karisma, der har nået 5", "stjerne"),
+        ("^Vælg Sporet til stjernen", "levned"),
+        ("^Vælg Forbedring for Kultur, der har nået 5", "kraft"),
+        ("^Vælg Forbedring for Kultur, der har nået 10", "stjerne"),
+        ("^Vælg Sporet til stjernen", "de ulovlige markeder"),
+        ("^Vælg Sporet til en af Alsidigs", "prygl"),
+        ("^Vælg Sporet til en af Alsidigs", "prygl"),
     ]
     run = _walk(["--seed", "1"], answers)
     assert run.code == 0, run.stderr[-3000:]

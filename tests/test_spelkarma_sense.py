@@ -70,8 +70,7 @@ def test_the_exclusions_would_be_seen_if_broken(tmp_path):
     from chargen.tables import builtin_root
 
     text = (builtin_root() / "karma" / "sardrag.toml").read_text("utf-8")
-    line = 'excludes = ["bagskytt", "gycklare", "bardskarare"]\n'
-    assert line in text
+    line = next(x for x in text.splitlines(True) if x.startswith('excludes = ["bagskytt"'))
     (tmp_path / "karma").mkdir()
     (tmp_path / "karma" / "sardrag.toml").write_text(text.replace(line, ""), "utf-8")
     options = {"bakgrund": ["bagskytt"]}

@@ -115,6 +115,7 @@ def batch_sheet(chars: list[dict], tables: Tables) -> list[Section] | None:
     return [
         Section(L("band"), rows=head),
         Section(L("medlemmar"), headers=headers, rows=rows),
+        Section(L("mening"), text="\n".join(c["mening"] for c in chars)),
         Section(L("bandkarma"), text=L("regel_band") + "\n" + L.fill_word("legend", items=legend)),
     ]
 
@@ -149,4 +150,6 @@ ROSTER = [
         priority=4,
         wrap=True,
     ),
+    # the sentence the players agree on: shown when there is room, else named as left out
+    Column("mening", priority=3, wrap=True),
 ]

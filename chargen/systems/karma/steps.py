@@ -62,8 +62,9 @@ def egenskaper(char: dict, ctx: Context) -> None:
             point -= w
         values[chosen] += 1
         placed.append(chosen)
-    char["egenskaper"] = values
     ctx.log(grundvarde=base, tak=cap, gynnade=sorted(favoured), extra_tarningar=placed)
+    # at --interactive the player keeps the drawn distribution or gives each its dice
+    char["egenskaper"] = ctx.ask_spread("behall_egenskaper", values, base, cap, len(placed))
 
 
 def sardrag_rows(entries: list[dict], ctx: Context) -> list[dict]:
@@ -71,9 +72,12 @@ def sardrag_rows(entries: list[dict], ctx: Context) -> list[dict]:
 
 
 def sardrag(char: dict, ctx: Context) -> None:
-    """Physical Särdrag, all different, none beside one it excludes (a Bakgrund too)."""
-    count = ctx.roll(ctx.setting("regler", "antal_sardrag"), "antal Särdrag").total
-    drawn = ctx.draw("sardrag", count)
+    """Physical Särdrag, all different, none beside one it excludes (a Bakgrund too);
+    at --interactive the player picks as many as `antal_sardrag` can give."""
+    how_many = ctx.setting("regler", "antal_sardrag")
+    count = ctx.roll(how_many, "antal Särdrag").total
+    span = (parse(how_many).minimum, parse(how_many).maximum)
+    drawn = ctx.choose_many("sardrag", "sardrag", count, span=span)
     char["sardrag"] = sardrag_rows(drawn, ctx)
     ctx.log(sardrag=[e["id"] for e in drawn])
 
@@ -100,7 +104,8 @@ def sentence(char: dict, ctx: Context, vice: dict, virtue: dict) -> None:
 
 def mening(char: dict, ctx: Context) -> None:
     """The one sentence every player writes about the character: a vice, then a virtue
-    among those that do not exclude it (the historik records both rows)."""
-    vice = ctx.roll_table("laster")[0]
-    virtue = ctx.roll_table("dygder")[0]
+    among those that do not exclude it (the historik records both rows). At
+    --interactive the players agree on both: the vice, then a virtue that fits it."""
+    vice = ctx.roll_or_choose("last", "laster")
+    virtue = ctx.roll_or_choose("dygd", "dygder")
     sentence(char, ctx, vice, virtue)

@@ -63,7 +63,7 @@ SPECS = {
         "definitions",
         fields={
             "overskrift": "str!",
-            "rettet_overskrift": "str",
+            "trykt_overskrift": "str",  # the document's header where it disagrees
             "loftbonus": "dict[int[0..20]]",
             "fokus": "list[id:tilstande]",
             "stjerner": "dict[int[0..20]]",

@@ -22,12 +22,12 @@ GENDER = {"male": "mand", "female": "kvinde"}
 
 def ekspertise_row(entry: dict, kilde: str) -> dict:
     """An ekspertise as the character holds it: id, name, the header line the sheet
-    shows (`rettet_overskrift` where the printed one disagrees with the effect), and
+    shows (which agrees with the effect applied), and
     where it comes from (blodarv, personlighed, skabelon or the evne)."""
     return {
         "id": entry["id"],
         "navn": entry.get("name", entry["id"]),
-        "virkning": entry.get("rettet_overskrift", entry["overskrift"]),
+        "virkning": entry["overskrift"],
         "kilde": kilde,
     }
 

@@ -93,6 +93,7 @@ def blodarv(char: dict, ctx: Context) -> None:
     char["blodarv"], char["blodarv_navn"] = entry["id"], entry.get("name", entry["id"])
     char["blodarv_lore"] = entry["lore"]
     char["ekspertiser"] = [ekspertise(ctx, entry["ekspertise"], "blodarv")]
+    ctx.note(ctx.table("ekspertiser").get(entry["ekspertise"]), "ekspertiser")  # held
     char["fokus"] = [entry["fokus"]]
 
 
@@ -118,19 +119,24 @@ def personlighed(char: dict, ctx: Context) -> None:
     ctx.log(ekspertise=eks_id, fra=entry["id"])
 
 
-def spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
+def spend(
+    ctx: Context, rules: dict, favoured: set[str], caps: dict[str, int] | None = None
+) -> dict[str, int]:
     """Spend the evne budget one point at a time, by weight grund + value (+ foretrukken).
 
     Each point draws `rand() * total weight` and walks the open evner (those below the
     cap), taking the first whose weight the walk cannot pay."""
     start, cap = rules["evne_start"], rules["evne_max_start"]
+    limit = {e: (caps or {}).get(e, cap) for e in EVNER}
     base, bonus = rules["fordeling_grund"], rules["fordeling_foretrukken"]
     if base + start + min(bonus, 0) > 0:
-        return _spend_by_sums(ctx, rules, favoured)
+        return _spend_by_sums(ctx, rules, favoured, limit)
     values = dict.fromkeys(EVNER, start)
     rand = ctx.rng.random
     for _ in range(rules["evnepoint"]):
-        open_ = [e for e in EVNER if values[e] < cap]
+        open_ = [e for e in EVNER if values[e] < limit[e]]
+        if not open_:
+            break
         weights = [base + values[e] + (bonus if e in favoured else 0) for e in open_]
         point = rand() * sum(weights)
         chosen = open_[-1]
@@ -143,53 +149,33 @@ def spend(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
     return values
 
 
-def _spend_by_sums(ctx: Context, rules: dict, favoured: set[str]) -> dict[str, int]:
+def _spend_by_sums(
+    ctx: Context, rules: dict, favoured: set[str], limit: dict[str, int]
+) -> dict[str, int]:
     """`spend` when every open evne weighs at least 1: one bisect over running sums.
 
     A full evne weighs 0 here, so it is never the first sum above the point; the sums are
     whole numbers and the point stays exact while the walk pays them, so the evne found is
     the walk's, and so is the random stream."""
-    start, cap = rules["evne_start"], rules["evne_max_start"]
+    start = rules["evne_start"]
     base, bonus = rules["fordeling_grund"], rules["fordeling_foretrukken"]
+    caps = [limit[e] for e in EVNER]
     values = [start] * len(EVNER)
     weights = [
-        (base + start + (bonus if e in favoured else 0)) if start < cap else 0 for e in EVNER
+        (base + start + (bonus if e in favoured else 0)) if start < top else 0
+        for e, top in zip(EVNER, caps, strict=True)
     ]
     rand = ctx.rng.random
     for _ in range(rules["evnepoint"]):
+        if not any(weights):
+            break
         sums = list(accumulate(weights))
         index = bisect(sums, rand() * sums[-1])
         if index == len(sums):  # rand() * total rounded up to the total: the last open evne
             index = max(i for i, w in enumerate(weights) if w)
         values[index] += 1
-        weights[index] = weights[index] + 1 if values[index] < cap else 0
+        weights[index] = weights[index] + 1 if values[index] < caps[index] else 0
     return dict(zip(EVNER, values, strict=True))
-
-
-def _player_spread(ctx: Context, rules: dict, drawn: dict[str, int]) -> dict[str, int]:
-    """At `--interactive` the player sees the drawn spread of evnepoint and keeps it, or
-    gives each evne its value (within what leaves the rest of the budget spendable; an
-    empty answer keeps the drawn value where it still fits). Without a prompter there is
-    no such question: the draw is the spread."""
-    if ctx.prompter is None:
-        return drawn
-    L = ctx.labels
-    ctx.prompter.drawn(", ".join(f"{L(e)} {drawn[e]}" for e in EVNER))
-    if ctx.ask_yes_no("behold_evner", True):
-        return drawn
-    start, room = rules["evne_start"], rules["evne_max_start"] - rules["evne_start"]
-    left = rules["evnepoint"]
-    values = {}
-    for index, evne in enumerate(EVNER):
-        rest = len(EVNER) - index - 1
-        low, high = start + max(0, left - room * rest), start + min(room, left)
-        if low == high:  # the budget leaves this evne no choice
-            value = low
-        else:
-            value = ctx.ask_number(evne, low, high, min(max(drawn[evne], low), high))
-        values[evne] = value
-        left -= value - start
-    return values
 
 
 def evner(char: dict, ctx: Context) -> None:
@@ -200,7 +186,21 @@ def evner(char: dict, ctx: Context) -> None:
     pers = char.get("personlighed")
     personlighed = ctx.table("personligheder").get(pers) if pers else {}
     favoured = set(personlighed.get("foretrukne_evner", ()))
-    values = _player_spread(ctx, rules, spend(ctx, rules, favoured))
+    # no point spent to reach an ekspertise that only repeats one held (Ritual beside
+    # Manakraft): the ekspertiser exclude each other in ekspertiser.toml
+    eks = ctx.table("ekspertiser")
+    repeats = {
+        e["id"]: min(rules["ekspertise_ved"] - 1, rules["evne_max_start"])
+        for e in table.entries
+        if not ctx.fits(eks.get(e["ekspertise"]))
+    }
+    values = ctx.ask_spread(  # at --interactive the player may give each evne its value
+        "behold_evner",
+        spend(ctx, rules, favoured, repeats),
+        rules["evne_start"],
+        rules["evne_max_start"],
+        rules["evnepoint"],
+    )
     ctx.log(evnepoint=rules["evnepoint"], evner=values)
     char["talenter"] = {e: values[e] for e in TALENTER}
     char["kundskaber"] = {e: values[e] for e in KUNDSKABER}

@@ -142,7 +142,7 @@ SPECS = {
             "stridsmanovrar": "list[id:stridsmanovrar]",
         },
     ),
-    "hojningar": Spec("definitions"),
+    "hojningar": Spec("definitions", fields={"kostnad": "int[1..100]"}),
     "mallar": Spec(
         "definitions",
         fields={
@@ -222,15 +222,33 @@ PC_STEPS = [
         lists=("beskrivningsord_*",),
         label="Beskrivningsord",
         help="Step 6: two different beskrivningsord.",
-        # none against the corporation, the arketyp (direktör) or a karriär (spion)
-        reads=("megakorporation", "arketyp", "karriarer"),
+        # none against the corporation, the arketyp (direktör), a karriär (spion) or
+        # the character's means (Tillgångar's band)
+        reads=("megakorporation", "arketyp", "karriarer", "tillgangar"),
     ),
     Step(
         "spendera",
         steps.spendera_hjaltepoang,
-        fields=("hjaltepoang", "hojningar", "grundegenskaper", "fardigheter", "tillgangar"),
+        fields=(
+            "hjaltepoang",
+            "hojningar",
+            "bekanta",
+            "kontakter",
+            "grundegenskaper",
+            "fardigheter",
+            "tillgangar",
+        ),
         command=False,
-        reads=("hjaltepoang", "grundegenskaper", "fardigheter", "tillgangar"),
+        # what a raise can still lift; a Bekant of the arketyp or a karriär
+        reads=(
+            "hjaltepoang",
+            "grundegenskaper",
+            "fardigheter",
+            "tillgangar",
+            "arketyp_namn",
+            "karriarer",
+            "kontakter",
+        ),
     ),
     Step(
         "utrustning",
@@ -333,7 +351,14 @@ SYSTEM = System(
     description="Mutant Chronicles i Luna City: 2T10 slag under, hjältepoäng och beskrivningsord.",
     specs=SPECS,
     effect_keys=EFFECT_KEYS,
-    facts={"megakorporation": "megakorporationer", "arketyp": "arketyper", "template": "mallar"},
+    facts={
+        "megakorporation": "megakorporationer",
+        "arketyp": "arketyper",
+        "template": "mallar",
+        # how well off the character is when the beskrivningsord are drawn (no one rich
+        # "föraktar de rika"): set by the beskrivningsord step
+        "tillgangar_band": "tillgangar_band",
+    },
     pc=PC_STEPS,
     npc=NPC_STEPS,
     pc_options=[

@@ -62,7 +62,11 @@ def _values(ctx: Context) -> tuple[dict, dict, int]:
         grundegenskaper = ctx.memo(
             "npc_grundegenskaper", lambda: dict.fromkeys(GRUNDEGENSKAPER, base)
         )
-        fardigheter = ctx.memo("npc_fardigheter", lambda: {f: base + plus for f in FASTA})
+        # every färdighet, Kunskap too (any inriktning the spelledare gives it):
+        # "samma värde i sina färdigheter som deras grundegenskapsvärde + 10"
+        fardigheter = ctx.memo(
+            "npc_fardigheter", lambda: {f: base + plus for f in (*FASTA, "kunskap")}
+        )
         return grundegenskaper, fardigheter, max(fardigheter[f] for f in WEAPON_SKILLS)
 
     return ctx.memo("npc_varden", build)

@@ -135,7 +135,8 @@ def _resurser(char: dict, tables: Tables) -> list[Section]:
         (f"{L('k_marker')} {char['k_marker']}", text["k_marker"]),
     ]
     if "bekanta_max" in char:
-        items.append((f"{L('bekanta')} 0/{char['bekanta_max']}", text["bekanta"]))
+        pot = char.get("bekanta", 0)  # hjältepoäng spent on Bekanta at creation
+        items.append((f"{L('bekanta')} {pot}/{char['bekanta_max']}", text["bekanta"]))
         items.append((f"{L('ode')} 0/{char['ode_max']}", text["ode"]))
     if "sinnesryckning" in char:
         band = _band(tables, "sinnesryckning", char["korruption"])
@@ -292,6 +293,8 @@ def _anteckningar(char: dict, tables: Tables) -> list[Section]:
         notes.append(text["bioteknik"])
     notes.append(text["etikett"])
     for raise_ in char.get("hojningar", []):
+        if raise_["typ"] == "bekant":  # among the kontakter, and in Bekanta
+            continue
         outcome = L("lyckades") if raise_["lyckat"] else L("misslyckades")
         target = raise_["mal"] if raise_["typ"] == "foremal" else skill_label(raise_["mal"], tables)
         notes.append(f"{L('hojning')}: {target}, {L('slag').lower()} {raise_['slag']}, {outcome}.")

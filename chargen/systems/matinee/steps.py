@@ -9,6 +9,7 @@ comes from regler.toml, every word a reader sees from the tables and etiketter.t
 
 from __future__ import annotations
 
+from chargen.dice import parse
 from chargen.errors import ChargenError, TableError
 from chargen.procedure import Context
 from chargen.systems.matinee.rules import (
@@ -248,6 +249,7 @@ def beskrivningsord(char: dict, ctx: Context) -> None:
     categories (one file each); at the prompt the player picks the categories and
     the words, and may then keep each word or write one of their own."""
     count = ctx.setting("regler", "beskrivningsord_antal")
+    ctx.set_fact("tillgangar_band", band(ctx, "tillgangar_band", char["tillgangar"])["id"])
     categories = ctx.choose_many("kategori", "beskrivningsord_kategorier", count)
     words = []
     for category in categories:
@@ -466,17 +468,81 @@ def spendera_hjaltepoang(char: dict, ctx: Context) -> None:
     utrustning exists (step `foremal`). What a raise goes to: the player's answer,
     else drawn from hojningar.toml by weight."""
     char["hojningar"] = []
+    char["bekanta"] = 0
     if not ctx.option("spend_hjaltepoang"):
         return
-    cost = ctx.setting("regler", "hojning_kostnad")
-    while char["hjaltepoang"] >= cost:
-        kind = ctx.choose("hojning", "hojningar")["id"]
+    raise_cost = ctx.setting("regler", "hojning_kostnad")
+    while True:
+        kinds = [
+            e
+            for e in ctx.table("hojningar").entries
+            if e.get("kostnad", raise_cost) <= char["hjaltepoang"]
+            and _can_raise(char, ctx, e["id"])
+        ]
+        if not kinds:
+            break
+        entry = ctx.choose("hojning", "hojningar", kinds)
+        kind, cost = entry["id"], entry.get("kostnad", raise_cost)
         char["hjaltepoang"] -= cost
         if kind == "foremal":
             char[PENDING_FOREMAL] = char.get(PENDING_FOREMAL, 0) + 1
             ctx.log(hojning=kind, hjaltepoang=cost, efter="utrustning")
             continue
+        if kind == "bekant":
+            _bekant(char, ctx, cost)
+            continue
         _record(char, ctx, _raise(char, ctx, kind), cost)
+
+
+def _best_roll(ctx: Context) -> int:
+    """The highest a raise's 2T10 can read (each ten reads 0: 9 + 9)."""
+    dice = parse(ctx.setting("regler", "hojning_tarning"))
+    return sum(t.kept * (t.sides - 1 if t.sides == 10 else t.sides) for t in dice.terms) + (
+        dice.modifier
+    )
+
+
+def _raisable_skills(char: dict, ctx: Context) -> list[str]:
+    """The färdigheter a raise can still lift: below the cap, and within reach of the
+    best roll plus the grundegenskap (the character's own, else the fasta ones)."""
+    skills, high, best = char["fardigheter"], ctx.setting("regler", "varde_max"), _best_roll(ctx)
+    learned = [f for f in skills if skills[f] > 0] or list(FASTA)
+    ge = char["grundegenskaper"]
+    return [f for f in learned if skills[f] < high and best + ge[grund_for(f)] > skills[f]]
+
+
+def _raisable_grundegenskaper(char: dict, ctx: Context) -> list[str]:
+    bas, best = ctx.setting("regler", "hojning_grundegenskap_bas"), _best_roll(ctx)
+    return [k for k, v in char["grundegenskaper"].items() if best > bas + v]
+
+
+def _can_raise(char: dict, ctx: Context, kind: str) -> bool:
+    """Whether hjältepoäng on `kind` can buy anything: never a value at its cap or one
+    no roll can lift (the points would be lost)."""
+    if kind == "grundegenskap":
+        return bool(_raisable_grundegenskaper(char, ctx))
+    if kind == "fardighet":
+        return bool(_raisable_skills(char, ctx))
+    if kind == "tillgangar":
+        high = ctx.setting("regler", "varde_max")
+        return char["tillgangar"] < high and _best_roll(ctx) > char["tillgangar"]
+    return True  # a föremål (rolled once the utrustning exists), a Bekant
+
+
+def _bekant(char: dict, ctx: Context, cost: int) -> None:
+    """ "Hitta på en kontakt": a Bekant of the character's arketyp or a karriär (the
+    document: "relaterad till rollpersonens arketyp, tidigare karriär eller
+    färdigheter"); the points go into Bekanta, which never exceeds Personlighet."""
+    sources = [("arketyp", char["arketyp_namn"])]
+    sources += [("karriar", k["namn"]) for k in char.get("karriarer", ())]
+    kind, source = sources[int(ctx.rng.random() * len(sources))]
+    char["bekanta"] = min(char["bekanta"] + cost, char["grundegenskaper"]["personlighet"])
+    char["kontakter"] = [
+        *char.get("kontakter", ()),
+        ctx.labels("bekant_fran").format(slag=ctx.labels(kind).lower(), kalla=source),
+    ]
+    char["hojningar"].append({"typ": "bekant", "mal": source, "hjaltepoang": cost})
+    ctx.log(hojning="bekant", kalla=source, hjaltepoang=cost, bekanta=char["bekanta"])
 
 
 def _ask_skill(ctx: Context, keys: list[str]) -> str:
@@ -511,7 +577,9 @@ def _raise(char: dict, ctx: Context, kind: str) -> dict:
     rand = ctx.rng.random
     high = rules["varde_max"]
     if kind == "grundegenskap":
-        key = ctx.choose("hojning_grundegenskap", "grundegenskaper")["id"]
+        open_ = set(_raisable_grundegenskaper(char, ctx))
+        pool = [e for e in ctx.table("grundegenskaper").entries if e["id"] in open_]
+        key = ctx.choose("hojning_grundegenskap", "grundegenskaper", pool)["id"]
         value = char["grundegenskaper"][key]
         need = rules["hojning_grundegenskap_bas"] + value
         rolled = _roll_2t10(ctx, f"höja {key}")
@@ -521,9 +589,10 @@ def _raise(char: dict, ctx: Context, kind: str) -> dict:
         return {"typ": kind, "mal": key, "slag": rolled, "over": need, "lyckat": ok}
     if kind == "fardighet":
         skills = char["fardigheter"]
-        learned = [f for f in skills if skills[f] > 0] or list(FASTA)
+        learned = _raisable_skills(char, ctx)
         # evenly among the character's own färdigheter (each Kunskap inriktning one of
-        # them); at the prompt asked as the färdighet, then for Kunskap the inriktning
+        # them) that a raise can lift; at the prompt asked as the färdighet, then for
+        # Kunskap the inriktning
         if ctx.prompter is None:
             key = learned[int(rand() * len(learned))]
         else:
