@@ -59,3 +59,10 @@ done
 $c matinee npc --template namnlos -n 24 --seed 5 -f pdf -o print/matinee_namnlosa_24_cards.pdf
 $c savage npc --template katona -n 6 --squad --seed 3 -f pdf -o print/savage_squad_card.pdf
 $c lef pc --seed 1 -f html -o print/lef_pc_seed1.html
+
+# this round: the other Foundry targets, a constraint, a reroll, exact odds
+$c matinee pc --seed 1 -f foundry > matinee_pc_seed1_foundry.json
+$c spelsystemet pc --seed 1 -f foundry > spelsystemet_pc_seed1_foundry.json
+$c karma npc -n 4 --seed 5 --where '"munk" in bakgrunder' > karma_npc_munkar.txt
+$c matinee pc --seed 1 --reroll beskrivningsord > matinee_pc_seed1_reroll.txt
+$c roll 4d6kh3 --odds > roll_4d6kh3_odds.txt
