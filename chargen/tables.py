@@ -1208,7 +1208,11 @@ def _check_builtin_keys(pack: Tables, tables: dict[str, Table]) -> list[Problem]
         if not isinstance(entries, list) or not entries:
             continue
         needed = [k for k in READ_KEYS if all(isinstance(e, dict) and k in e for e in entries)]
+        known = {k for e in entries if isinstance(e, dict) for k in e}
         for i, entry in enumerate(table.entries):
+            if not known.issuperset(entry):
+                continue  # an entry of a shape the built-in rows do not use (a print
+                # table's `section` override): the spec's own fields hold it
             for key in needed:
                 if key not in entry:
                     out.append(

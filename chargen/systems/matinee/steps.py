@@ -539,7 +539,7 @@ def _bekant(char: dict, ctx: Context, cost: int) -> None:
     char["bekanta"] = min(char["bekanta"] + cost, char["grundegenskaper"]["personlighet"])
     char["kontakter"] = [
         *char.get("kontakter", ()),
-        ctx.labels("bekant_fran").format(slag=ctx.labels(kind).lower(), kalla=source),
+        ctx.labels.fill("bekant_fran", slag=ctx.labels(kind).lower(), kalla=source),
     ]
     char["hojningar"].append({"typ": "bekant", "mal": source, "hjaltepoang": cost})
     ctx.log(hojning="bekant", kalla=source, hjaltepoang=cost, bekanta=char["bekanta"])

@@ -791,13 +791,13 @@ def _ask_gear(ctx: Context, char: dict, stock: list[dict], bought: list[dict], m
         for n, entry in enumerate(kept):
             other = clash(entry, kept[:n])
             if other is not None:
-                return ctx.labels("felszereles_utkozes").format(
-                    elso=other["name"], masodik=entry["name"]
+                return ctx.labels.fill(
+                    "felszereles_utkozes", elso=other["name"], masodik=entry["name"]
                 )
         cost = sum(e["ar"] for e in kept)
         if cost > char["kezdo_penz"]:
-            return ctx.labels("felszereles_draga").format(
-                ar=cost, penz=char["kezdo_penz"], penznem=unit
+            return ctx.labels.fill(
+                "felszereles_draga", ar=cost, penz=char["kezdo_penz"], penznem=unit
             )
         return ""
 

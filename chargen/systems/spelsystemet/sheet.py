@@ -104,7 +104,7 @@ def _weapon_sections(weapons: list[dict], tables: Tables) -> list[Section]:
             code = w["stridskonst_skada"]
             if w.get("stridskonst_oforandrad"):
                 minimum = tables["regler"].settings["stjarna_minst"]
-                damage = f"{damage} ({L('stridskonst_oforandrad').format(minst=minimum)})"
+                damage = f"{damage} ({L.fill('stridskonst_oforandrad', minst=minimum)})"
         rows.append([name, code, damage, w["typ"], reach, w.get("varde", "")])
     headers = [L(k) for k in ("vapen", "skada", "faktisk_skada", "typ", "rackvidd", "fardighet")]
     sections = [Section(L("vapen"), headers=headers, rows=rows)]
