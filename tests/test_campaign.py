@@ -302,6 +302,7 @@ def test_several_processes_at_once_lose_nothing_and_never_share_a_name(tmp_path)
             pass  # not yet a campaign
         time.sleep(0.05)
     procs += [start(outs[1], 3000), start(outs[2], 3000)]
+    assert procs[0].poll() is None, "the first batch ended before the others started"
     for proc in procs:
         _, err = proc.communicate(timeout=240)
         assert proc.returncode == 0, err
@@ -309,12 +310,9 @@ def test_several_processes_at_once_lose_nothing_and_never_share_a_name(tmp_path)
     stored = [n for _, n, _, _ in rows(path)]
     assert len(printed) == len(stored) == 18000
     assert len(set(stored)) == 18000 and sorted(printed) == sorted(stored)
-    runs = rows(path, "SELECT run, min(id), max(id) FROM characters GROUP BY run")
-    assert len(runs) == 3
-    spans = sorted((lo, hi) for _, lo, hi in runs)
-    assert any(a[1] > b[0] for a, b in zip(spans, spans[1:], strict=False)), (
-        "the runs did not overlap"
-    )
+    # three runs, whose chunks may interleave or (a writer holds the file while it makes
+    # a chunk) follow one another: either way nothing is lost and no name comes twice
+    assert len(rows(path, "SELECT DISTINCT run FROM characters")) == 3
 
 
 def test_kill_9_in_a_batch_keeps_every_committed_character(tmp_path, cli):
