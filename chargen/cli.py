@@ -82,6 +82,23 @@ width_option = click.option(
 )
 
 
+def count_option(help: str) -> Callable:
+    """`-n/--count`, as generating commands and `roll` take it (their own help)."""
+    return click.option(
+        "-n",
+        "--count",
+        type=click.IntRange(1, MAX_COUNT),
+        default=1,
+        show_default=True,
+        help=help,
+    )
+
+
+def seed_option(help: str) -> Callable:
+    """`--seed`, as generating commands and `roll` take it (their own help)."""
+    return click.option("--seed", type=click.IntRange(0, SEED_LIMIT - 1), default=None, help=help)
+
+
 class PackDir(click.Path):
     """A table pack folder. One named by CHARGEN_TABLES that cannot serve is exit 2
     naming the variable, not `--tables`, which the user never typed."""
@@ -128,19 +145,9 @@ tables_option = click.option(
 def common_options(func: Callable, format_help: str = "") -> Callable:
     """The options every generating command takes; `format_help` lists its formats."""
     options = [
-        click.option(
-            "-n",
-            "--count",
-            type=click.IntRange(1, MAX_COUNT),
-            default=1,
-            show_default=True,
-            help="How many to generate (1 to 1,000,000); batches stream.",
-        ),
-        click.option(
-            "--seed",
-            type=click.IntRange(0, SEED_LIMIT - 1),
-            default=None,
-            help="Integer seed: the same seed, options, tables and version give the same output.",
+        count_option("How many to generate (1 to 1,000,000); batches stream."),
+        seed_option(
+            "Integer seed: the same seed, options, tables and version give the same output."
         ),
         click.option(
             "-f",
@@ -202,6 +209,11 @@ def _complete_locale(ctx, param, incomplete):
 class RootGroup(click.Group):
     """Lists the systems from the registry without importing them; loads one when named."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # each system's group, built once: resolving a command asks for it more than once
+        self.loaded: dict[str, click.Group] = {}
+
     def list_commands(self, ctx):
         return available() + sorted(self.commands)
 
@@ -209,11 +221,9 @@ class RootGroup(click.Group):
         if name in self.commands:
             return self.commands[name]
         if name in available():
-            # kept: resolving a command asks for it more than once
-            loaded = self.__dict__.setdefault("loaded", {})
-            if name not in loaded:
-                loaded[name] = build_system_group(load(name))
-            return loaded[name]
+            if name not in self.loaded:
+                self.loaded[name] = build_system_group(load(name))
+            return self.loaded[name]
         return None
 
     def format_commands(self, ctx, formatter):
@@ -881,20 +891,8 @@ class RollFormat(SlugChoice):
 def roll_options(func: Callable) -> Callable:
     """The options `roll` takes: only those it uses (no names, tables or printables)."""
     options = [
-        click.option(
-            "-n",
-            "--count",
-            type=click.IntRange(1, MAX_COUNT),
-            default=1,
-            show_default=True,
-            help="How many times to roll each expression (1 to 1,000,000); streams.",
-        ),
-        click.option(
-            "--seed",
-            type=click.IntRange(0, SEED_LIMIT - 1),
-            default=None,
-            help="Integer seed: the same seed and version give the same rolls.",
-        ),
+        count_option("How many times to roll each expression (1 to 1,000,000); streams."),
+        seed_option("Integer seed: the same seed and version give the same rolls."),
         click.option(
             "-f",
             "--format",
