@@ -167,6 +167,30 @@ class Context:
             z += self.variants.get(sid, 0) * _VARIANT
         self.rng.state = z & _MASK64
 
+    def compile(self, steps: Any) -> tuple:
+        """`steps` ready for `walk`: each step's id, function, which seed bits its stream
+        starts from and its salt with its variant added (what `begin` works out each
+        time), once per batch. Build it after `variants` are set."""
+        variants = self.variants
+        return tuple(
+            (
+                s.id,
+                s.run,
+                1 if s.naming else 0,
+                self._salts[s.id] + variants.get(s.id, 0) * _VARIANT,
+            )
+            for s in steps
+        )
+
+    def walk(self, char: dict, compiled: tuple) -> None:
+        """Run compiled steps (`compile`) for the character: what `begin` then each
+        step's function do, inline (this runs for every member of a batch)."""
+        bases, rng = self._bases, self.rng
+        for sid, run, whole, salt in compiled:
+            self.step = sid
+            rng.state = (bases[whole] + salt) & _MASK64
+            run(char, self)
+
     def memo(self, key: Any, build: Callable[..., Any], *args: Any) -> Any:
         """What `build(*args)` gives, worked out once per batch under `key`.
 

@@ -329,12 +329,13 @@ def new_character(ctx: Context) -> Character:
     return char
 
 
-def make_character(ctx: Context, steps: list[Step], fields: tuple[str, ...] | None = None) -> dict:
-    """Run `steps` for the character ctx is started on; keep only `fields` when given."""
+def make_character(
+    ctx: Context, steps: list[Step] | tuple, fields: tuple[str, ...] | None = None
+) -> dict:
+    """Run `steps` (or what `ctx.compile` made of them) for the character ctx is started
+    on; keep only `fields` when given."""
     char = new_character(ctx)
-    for step in steps:
-        ctx.begin(step)
-        step.run(char, ctx)
+    ctx.walk(char, steps if type(steps) is tuple else ctx.compile(steps))
     if fields is not None:
         head = {k: char[k] for k in ENVELOPE}
         head["step"] = ctx.step  # (the recipe is set by generate, after the step)
@@ -392,11 +393,10 @@ class UniqueNames:
             outside = registry.taken
             self.taken = lambda name: name in seen or outside(name)
         self.at = next(i for i, s in enumerate(steps) if s.naming)
-        self.before, self.naming, self.after = (
-            steps[: self.at],
-            steps[self.at],
-            steps[self.at + 1 :],
-        )
+        self.naming = steps[self.at]
+        self.whole = ctx.compile(steps)
+        self.before, self.after = self.whole[: self.at], self.whole[self.at + 1 :]
+        self.named = self.whole[self.at : self.at + 1]
         self.spent: set[Any] = set()
         # the spaces that ran out, and after how many characters: said once, at the end
         self.warned: dict[Any, int] = {}
@@ -411,24 +411,18 @@ class UniqueNames:
         ctx = self.ctx
         ctx.start(seed, index)
         if not self.partial:
-            char = make_character(ctx, self.steps)
+            char = make_character(ctx, self.whole)
             return self._settle(char, seed, index)
         char = new_character(ctx)
-        begin = ctx.begin
-        for step in self.before:
-            begin(step)
-            step.run(char, ctx)
+        walk = ctx.walk
+        walk(char, self.before)
         # the state before the naming step, for a rename: a few small copies, which cost
         # less than making the member's earlier steps again where names crowd
         before = self._state(char, ctx)
-        naming = self.naming
-        begin(naming)
-        naming.run(char, ctx)
+        walk(char, self.named)
         if self.taken(char["name"]):
-            self._rename(char, ctx, seed, naming, before)
-        for step in self.after:
-            begin(step)
-            step.run(char, ctx)
+            self._rename(char, ctx, seed, self.naming, before)
+        walk(char, self.after)
         self._remember(char["name"])
         return char
 
@@ -477,7 +471,7 @@ class UniqueNames:
             if space not in self.spent:
                 for attempt in range(1, self.tries + 1):
                     ctx.start(renamed(seed, attempt), index)
-                    again = make_character(ctx, self.steps)
+                    again = make_character(ctx, self.whole)
                     if not self.taken(again["name"]):
                         found = again
                         break
@@ -485,7 +479,7 @@ class UniqueNames:
                     self.spent.add(space)
                     self._spent_warning(space)
                     ctx.start(seed, index)
-                    char = make_character(ctx, self.steps)
+                    char = make_character(ctx, self.whole)
             if found is None:
                 char["name"] = self._numbered(char["name"])
             else:
@@ -593,13 +587,14 @@ def generate(
         and any(s.naming for s in steps)
     ):
         unique = UniqueNames(ctx, steps, warn, names)
+    compiled = ctx.compile(steps)
     command = step if step is not None else kind
     made = _recipe(ctx, command, locale, tables_given, batch_seed)
     for index in range(count):
         seed = character_seed(batch_seed, index)
         if unique is None:
             ctx.start(seed, index)
-            char = make_character(ctx, steps, fields)
+            char = make_character(ctx, compiled, fields)
         else:
             char = unique.make(seed, index)
         if prompter is not None:  # the prompts' answers are options by now
