@@ -422,8 +422,11 @@ class Context:
     def note(self, entry: dict, table: str | Table | None = None) -> None:
         """Record an entry drawn for this character: its id and tags count for
         `requires`/`excludes`, and the sweep tests check its conditions."""
-        tab = self.tables[table] if type(table) is str and table else table
-        if isinstance(tab, Table):
+        if type(table) is str:
+            tab = (self._loaded.get(table) or self.tables[table]) if table else None
+        else:
+            tab = table
+        if tab is not None:
             compiled = tab.compiled
             index = compiled.index.get(id(entry))
             name = tab.name
