@@ -161,26 +161,18 @@ class Context:
         """Ready the context for a step: its id in the historik, its stream in `rng`,
         `seeds.step_state(seed, salt of the step, variant, step.naming)` (inline: this
         runs once a step of every member of a batch)."""
-        self.step = sid = step.id
-        z = self._bases[step.naming] + self._salts[sid]
-        if self.variants:
-            z += self.variants.get(sid, 0) * _VARIANT
-        self.rng.state = z & _MASK64
+        self.step = step.id
+        self.rng.state = (self._bases[step.naming] + self._offset(step.id)) & _MASK64
+
+    def _offset(self, step_id: str) -> int:
+        """What a step's stream adds to the seed's base: its salt and its variant."""
+        return self._salts[step_id] + self.variants.get(step_id, 0) * _VARIANT
 
     def compile(self, steps: Any) -> tuple:
         """`steps` ready for `walk`: each step's id, function, which seed bits its stream
-        starts from and its salt with its variant added (what `begin` works out each
-        time), once per batch. Build it after `variants` are set."""
-        variants = self.variants
-        return tuple(
-            (
-                s.id,
-                s.run,
-                1 if s.naming else 0,
-                self._salts[s.id] + variants.get(s.id, 0) * _VARIANT,
-            )
-            for s in steps
-        )
+        starts from and its `_offset` (what `begin` works out each time), once per
+        batch. Build it after `variants` are set."""
+        return tuple((s.id, s.run, 1 if s.naming else 0, self._offset(s.id)) for s in steps)
 
     def walk(self, char: dict, compiled: tuple) -> None:
         """Run compiled steps (`compile`) for the character: what `begin` then each

@@ -385,7 +385,7 @@ class UniqueNames:
         warn: Callable[[str], None] | None,
         registry: NameRegistry | None = None,
     ):
-        self.ctx, self.steps, self.warn = ctx, steps, warn
+        self.ctx, self.warn = ctx, warn
         seen = self.seen = set()
         if registry is None:
             self.taken: Callable[[str], bool] = seen.__contains__
@@ -393,7 +393,6 @@ class UniqueNames:
             outside = registry.taken
             self.taken = lambda name: name in seen or outside(name)
         self.at = next(i for i, s in enumerate(steps) if s.naming)
-        self.naming = steps[self.at]
         self.whole = ctx.compile(steps)
         self.before, self.after = self.whole[: self.at], self.whole[self.at + 1 :]
         self.named = self.whole[self.at : self.at + 1]
@@ -421,12 +420,12 @@ class UniqueNames:
         before = self._state(char, ctx)
         walk(char, self.named)
         if self.taken(char["name"]):
-            self._rename(char, ctx, seed, self.naming, before)
+            self._rename(char, ctx, seed, before)
         walk(char, self.after)
         self._remember(char["name"])
         return char
 
-    def _rename(self, char: Character, ctx: Context, seed: int, naming: Step, before) -> None:
+    def _rename(self, char: Character, ctx: Context, seed: int, before) -> None:
         """Draw the naming step under new seeds until its name is free (recorded as the
         member's seed), else keep the first name with a number."""
         space = ctx.name_space
@@ -437,8 +436,7 @@ class UniqueNames:
             ctx.reseed(renamed(seed, attempt))
             self._restore(char, ctx, before)
             char["seed"] = ctx.seed
-            ctx.begin(naming)
-            naming.run(char, ctx)
+            ctx.walk(char, self.named)
             if not self.taken(char["name"]):
                 return
         self.spent.add(space)
@@ -446,8 +444,7 @@ class UniqueNames:
         ctx.reseed(seed)
         self._restore(char, ctx, before)
         char["seed"] = seed
-        ctx.begin(naming)
-        naming.run(char, ctx)
+        ctx.walk(char, self.named)
         char["name"] = self._numbered(char["name"])
 
     @staticmethod
@@ -587,7 +584,7 @@ def generate(
         and any(s.naming for s in steps)
     ):
         unique = UniqueNames(ctx, steps, warn, names)
-    compiled = ctx.compile(steps)
+    compiled = unique.whole if unique is not None else ctx.compile(steps)
     command = step if step is not None else kind
     made = _recipe(ctx, command, locale, tables_given, batch_seed)
     for index in range(count):
