@@ -239,7 +239,9 @@ class Context:
         need), from a stream of its own, so whichever step asks first gets the same."""
         gender = self.facts.get("gender")
         if gender is None:
-            open_ = self.open_values("gender", GENDERS)
+            # both open unless a pinned choice bears on gender (steering() says which)
+            pinned = self._steering is None or "gender" in self._steered
+            open_ = self.open_values("gender", GENDERS) if pinned else GENDERS
             if len(open_) == 1:
                 gender = open_[0]
             else:  # both open (or neither: the draw that cannot be made reports it)

@@ -162,8 +162,17 @@ class NamePicker:
         """(full name, gender). Gender is drawn evenly when not given."""
         if gender not in ("male", "female"):
             gender = "female" if rng.random() < 0.5 else "male"
-        given = self.given[gender].pick(rng)
-        family = self.family[gender].pick(rng)
+        # _Weighted.pick of each, inline (a name of every member of a batch, and its redraws)
+        lists = self.given[gender]
+        if lists.cumulative:
+            given = lists.names[bisect.bisect(lists.cumulative, rng.random() * lists.total)]
+        else:
+            given = lists.names[int(rng.random() * len(lists.names))]
+        lists = self.family[gender]
+        if lists.cumulative:
+            family = lists.names[bisect.bisect(lists.cumulative, rng.random() * lists.total)]
+        else:
+            family = lists.names[int(rng.random() * len(lists.names))]
         if self._romanize:
             given, family = romanize(given), romanize(family)
         name = f"{family} {given}" if family_first else f"{given} {family}"

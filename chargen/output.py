@@ -562,13 +562,27 @@ def _restore_signals(previous: dict) -> None:
             signal.signal(number, handler)
 
 
+# Chunks joined into one write: a batch's lines cost a call of the text layer each
+# otherwise. A terminal (line-buffered) gets each chunk as it is made.
+WRITE_CHUNKS = 128
+
+
 def write(chunks: Iterable[str], out: TextIO) -> None:
     """Write every chunk; flush at the end so a closed pipe or a full disk shows up
     here (as PipeClosed or OutputError), not at exit."""
     write_chunk = out.write
+    pending: list[str] = []
+    together = 1 if getattr(out, "line_buffering", False) else WRITE_CHUNKS
     try:
-        for chunk in chunks:
-            write_chunk(chunk)
+        try:
+            for chunk in chunks:
+                pending.append(chunk)
+                if len(pending) == together:
+                    write_chunk("".join(pending))
+                    pending.clear()
+        finally:  # what was made before an error is written too
+            if pending:
+                write_chunk("".join(pending))
         out.flush()
     except BrokenPipeError:
         raise PipeClosed() from None

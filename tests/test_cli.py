@@ -320,3 +320,39 @@ def test_every_step_alone_in_every_format(system_id, step, fmt, count):
         assert len(parts) == int(count) and all(p["step"] == step for p in parts)
     else:
         assert result.stdout.strip()
+
+
+class _Recorder:
+    """A text stream that records each write call."""
+
+    def __init__(self, line_buffering: bool) -> None:
+        self.line_buffering, self.calls = line_buffering, []
+
+    def write(self, text: str) -> None:
+        self.calls.append(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_batch_is_written_in_joined_chunks_and_a_terminal_gets_each_line():
+    lines = [f"{i}\n" for i in range(300)]
+    piped = _Recorder(line_buffering=False)
+    output.write(iter(lines), piped)
+    assert "".join(piped.calls) == "".join(lines)
+    assert len(piped.calls) == -(-300 // output.WRITE_CHUNKS)
+    terminal = _Recorder(line_buffering=True)
+    output.write(iter(lines), terminal)
+    assert terminal.calls == lines
+
+
+def test_what_was_made_before_an_error_is_written():
+    def failing():
+        yield "one\n"
+        yield "two\n"
+        raise RuntimeError("the third failed")
+
+    piped = _Recorder(line_buffering=False)
+    with pytest.raises(RuntimeError):
+        output.write(failing(), piped)
+    assert "".join(piped.calls) == "one\ntwo\n"
