@@ -444,6 +444,15 @@ def _generate_command(system, kind: str, step) -> click.Command:
         "alternative; repeatable; the same step twice is K=2).",
     )(command)
     command = click.option(
+        "--answers",
+        "answers",
+        default=None,
+        metavar="A/B/...",
+        help="The answers to the --interactive questions, in order, '/' between them, as "
+        "a recipe names them: asked and answered without a terminal (with --interactive, "
+        "the terminal asks the rest); when they run out, the dice decide.",
+    )(command)
+    command = click.option(
         "--interactive",
         is_flag=True,
         help="Ask for each choice on the terminal, showing the options and their effects.",
@@ -533,6 +542,7 @@ def run_generate(
     list_tables: bool = False,
     width: int | None = None,
     reroll: tuple[str, ...] = (),
+    answers: str | None = None,
     where: str | None = None,
     odds: bool = False,
     samples: int = ODDS_SAMPLES,
@@ -561,13 +571,21 @@ def run_generate(
     prompter = None
     if interactive and (sys.stdin is None or sys.stdin.closed):
         raise ChargenError("--interactive reads the answers from standard input, which is closed")
-    if interactive:
-        from chargen.prompts import Prompter
+    # what makes the characters at the prompts, as the messages name it
+    asked = "--interactive" if interactive else "--answers" if answers is not None else None
+    if asked:
+        from chargen.prompts import Prompter, replay
+        from chargen.recipe import split_answers
 
-        prompter = Prompter(pack.labels, width=out.terminal_width(sys.stderr), pack=pack)
+        width = out.terminal_width(sys.stderr)
+        if answers is None:
+            prompter = Prompter(pack.labels, width=width, pack=pack)
+        else:
+            terminal = sys.stdin if interactive else None
+            prompter = replay(split_answers(answers), pack, terminal, sys.stderr, width)
     condition = None
     if where is not None:
-        condition = where_condition(system, kind, options, where, interactive)
+        condition = where_condition(system, kind, options, where, asked)
     batch_seed = draw_seed() if seed is None else seed
     if odds or samples != ODDS_SAMPLES:
         from functools import partial
@@ -580,7 +598,7 @@ def run_generate(
     run = Run(system, pack, kind, options, count, batch_seed, locale, prompter, step)
     run.variants, run.condition = variants, condition
     run.tables_given = tuple(str(p) for p in _overlay_paths(tables_dirs))
-    campaign = _campaign_for(step, interactive, campaign_path, tag)
+    campaign = _campaign_for(step, asked, campaign_path, tag)
     if campaign is None:
         return emit(system, pack, run.items(), count, fmt, output, step, width, export,
                     export_values)  # fmt: skip
@@ -649,7 +667,7 @@ class Run:
         return out.progress(items, count)
 
 
-def _campaign_for(step, interactive: bool, path: str | None, tag: str | None):
+def _campaign_for(step, asked: str | None, path: str | None, tag: str | None):
     """The open campaign of a generating command, or None (and --tag needs one)."""
     from click.core import ParameterSource
 
@@ -662,9 +680,9 @@ def _campaign_for(step, interactive: bool, path: str | None, tag: str | None):
         raise ChargenError(
             f"--campaign keeps whole characters; '{step.id}' makes one step's part: use pc or npc"
         )
-    if interactive:
+    if asked:
         raise ChargenError(
-            "--interactive and --campaign do not go together yet: a name the campaign holds "
+            f"{asked} and --campaign do not go together yet: a name the campaign holds "
             "would ask every question again"
         )
     from chargen.campaign import open_campaign
@@ -766,14 +784,14 @@ def where_tries(count: int) -> int:
     return max(WHERE_TRIES, 1000 * count)
 
 
-def where_condition(system, kind: str, options: dict, text: str, interactive: bool):
+def where_condition(system, kind: str, options: dict, text: str, asked: str | None):
     """The parsed --where, its paths checked against the fields the characters have."""
     from chargen import recipe
     from chargen import where as conditions
     from chargen.procedure import ENVELOPE
 
-    if interactive:
-        raise ChargenError("--where picks among random characters: it takes no --interactive")
+    if asked:
+        raise ChargenError(f"--where picks among random characters: it takes no {asked}")
     if recipe.whole_batch(system, kind, options):
         raise ChargenError(
             "--where picks single characters; a batch made one whole (a squad, a band) "

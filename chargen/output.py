@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
+from chargen.details import entry_details, field_value, table_text, table_title
 from chargen.encode import json_array, jsonl
 from chargen.errors import ChargenError, OutputError, PipeClosed, Terminated
 
@@ -596,98 +597,6 @@ def write(chunks: Iterable[str], out: TextIO) -> None:
 # -- `--list` and `tables show` ---------------------------------------------------
 
 
-def _text(value: Any, pack: Any = None) -> str:
-    """A text value as written in a table, for no one character: a gendered pair reads
-    'male / female', pronoun placeholders "han/hon" (chargen.conditions.listed_text)."""
-    from chargen.conditions import is_gendered, listed_text
-
-    if isinstance(value, dict) and not is_gendered(value):
-        return " / ".join(str(v) for v in value.values())
-    return listed_text(value, getattr(pack, "pronouns", None))
-
-
-def field_value(kind: str, key: str, value: Any, labels, pack) -> str:
-    """A table entry's typed field as a reader sees it: ids by their names."""
-    from chargen.tables import bare_kind
-
-    kind = re.sub(r"\[[-\d.]*\.\.[-\d.]*\]", "", bare_kind(kind))  # int[1..9] -> int
-    if kind.startswith("list[list[") and isinstance(value, list):
-        # alternatives by row: "a / b; c / d" (one of each row)
-        rows = (
-            " / ".join(field_value(kind[10:-2].rstrip("+]"), key, v, labels, pack) for v in row)
-            for row in value
-        )
-        return "; ".join(rows) or labels.word("none")
-    if kind.startswith("list[") and isinstance(value, list):
-        shown = ", ".join(field_value(kind[5:-1], key, v, labels, pack) for v in value)
-        return shown or labels.word("none")  # "Avståndsvapen: inga", not "Avståndsvapen: "
-    if kind.startswith("dict[") and isinstance(value, dict):
-        inner = kind[5:-1]
-        return ", ".join(
-            f"{labels.key(k, pack)} {field_value(inner, k, v, labels, pack)}"
-            for k, v in value.items()
-        )
-    if kind.startswith("id:") and isinstance(value, str):
-        return labels.name(kind[3:], value, pack)
-    if kind == "table" and isinstance(value, str):
-        return labels.get(value) or _table_title(pack, value, labels)
-    if kind == "dice" and isinstance(value, str):
-        return labels.dice(value)
-    if isinstance(value, dict):
-        return labels.effects(value, pack)
-    if isinstance(value, str) and "{" in value:  # "{namn} {last} men {han} {dygd}"
-        return _text(value, pack)
-    return labels.value(key, value, pack)
-
-
-def _table_title(pack, name: str, labels) -> str:
-    if name in labels:
-        return labels(name)
-    try:
-        return table_title(pack[name], labels)
-    except Exception:  # noqa: BLE001 - an unknown table reads as its label
-        return labels(name)
-
-
-def entry_details(entry: dict, table, labels, pack) -> str:
-    """An entry's description and rules text, then its effects and own fields, labelled
-    ("Skada: Grund-2; Typ: Stick")."""
-    prose = [_text(entry[k], pack).strip() for k in ("description", "rules") if entry.get(k)]
-    facts = []
-    if entry.get("effects"):
-        facts.append(labels.effects(entry["effects"], pack))
-    said = " ".join(prose)
-    parts = {p.strip().rstrip(".") for text in prose for p in re.split(r"[,;]|\.\s", text)}
-    for key, kind in table.spec.fields.items():
-        if key in entry and labels.get(key) != "":  # a field labelled "" is not for readers
-            value = field_value(kind, key, entry[key], labels, pack)
-            value = value[:-1] if value.endswith(".") else value
-            # a description that prints the row ("Skada Grund-2, Typ Stick, L 0, Enhands")
-            # already says it: not again as "Skada: Grund-2"
-            names = (labels(key), *labels.short(key))  # "Eldhastighet" printed as "Eh"
-            if any(f"{n} {value}" in said for n in names) or value in parts:
-                continue
-            facts.append(f"{labels(key)}: {value}")
-    if entry.get("ref"):
-        refs = [entry["ref"]] if isinstance(entry["ref"], str) else list(entry["ref"])
-        facts.append("→ " + ", ".join(_table_title(pack, r, labels) for r in refs))
-    text = " ".join(p if p[-1:] in ".!?" else p + "." for p in prose if p)
-    if facts:
-        text = (text + " " if text else "") + "; ".join(facts)
-    return text
-
-
-def table_title(table, labels) -> str:
-    """A table's title: its label, else its description's first sentence when short."""
-    found = labels.get(table.name)
-    if found:
-        return found
-    # a whole first sentence only: "Vem rollpersonen är i grunden: tärningar ..." cut at
-    # its colon would leave a title and a lower-case fragment under it
-    first = re.split(r"(?<=[.])\s", table.description or "", maxsplit=1)[0].rstrip(".")
-    return first if first and len(first) <= 60 else labels(table.name)
-
-
 def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
     """The rows of tables for `tables show` and `--list`, in the game's words:
     range or weight, chance, the result or name, rules text, effects and fields."""
@@ -753,12 +662,16 @@ def listing(tables: list, fmt: str, pack, width: int = 80) -> Iterator[str]:
         for entry, chance in zip(table.entries, _chances(table), strict=True):
             percent = labels.percent(chance * 100)
             if "result" in entry:
-                first = _text(entry["result"], pack)
+                first = table_text(entry["result"], pack)
                 details = entry_details(entry, table, labels, pack)
                 what = f"{first} ({details.rstrip('.')})" if details else first
             else:
                 name = next(
-                    (_text(entry[k], pack) for k in ("name", "namn", "navn", "nev") if k in entry),
+                    (
+                        table_text(entry[k], pack)
+                        for k in ("name", "namn", "navn", "nev")
+                        if k in entry
+                    ),
                     labels.get(entry.get("id", ""), entry.get("id", "")),
                 )
                 details = entry_details(entry, table, labels, pack)
@@ -781,10 +694,10 @@ def templates_listing(table, fmt: str, pack, width: int = 80) -> Iterator[str]:
     its name and the first sentence of its description."""
     rows = []
     for entry in table.entries:
-        text = " ".join(_text(entry.get("description")).split())
+        text = " ".join(table_text(entry.get("description")).split())
         first = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
         rows.append(
-            {"template": entry["id"], "name": _text(entry.get("name")), "description": first}
+            {"template": entry["id"], "name": table_text(entry.get("name")), "description": first}
         )
     if fmt in ("json", "jsonl"):
         yield from json_array(rows) if fmt == "json" else jsonl(rows)

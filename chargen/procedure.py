@@ -524,6 +524,21 @@ def _recipe(ctx: Context, command: str, locale, tables_given, batch_seed: int) -
     return made.head(), made.tail(), whole
 
 
+def _asked_recipe(
+    ctx: Context, command: str, locale, tables_given, given: dict, heard: list[str]
+) -> tuple:
+    """`_recipe` of a member made at the prompts: the options given, every answer heard
+    so far, and for a member after the first the batch up to it (the batch's seed)."""
+    made = recipe.build(ctx.system, ctx.kind, command, given, locale, tables_given, ctx.variants)
+    made = made._replace(answers=recipe.join_answers(heard))
+    whole = ctx.count > 1 and recipe.whole_batch(ctx.system, ctx.kind, given)
+    if whole:
+        made = made._replace(count=ctx.count)
+    elif ctx.index > 0:
+        made = made._replace(count=ctx.index + 1)
+    return made.head(), made.tail(), whole or ctx.index > 0
+
+
 def recipe_of(char: dict) -> str:
     """A character's recipe (the command that makes it again)."""
     return char["recipe"]
@@ -545,6 +560,7 @@ def generate(
     tables_given: tuple[str, ...] = (),
     unique_names: bool = True,
     names: NameRegistry | None = None,
+    answers: tuple[str, ...] | None = None,
 ) -> Iterator[dict]:
     """Characters one at a time: a PC, an NPC, or (with `step`) one step's part of a PC.
 
@@ -560,8 +576,17 @@ def generate(
     Each character's `recipe` (chargen.recipe) is the command that makes it again: its
     own seed (a renamed member's new one), the options, `locale`, the `tables_given`
     folders as the user gave them, the variants; for a batch that its options make one
-    whole, the batch's command.
+    whole, the batch's command. Made at the prompts (`prompter`), it names the options
+    given and every answer (`--answers`, chargen.recipe.join_answers): for a member
+    after the first, the batch up to it (`-n`), since the first members' answers hold
+    for the rest. `answers` (without a prompter) replays such answers: the questions
+    are asked again, silently, and answered as they were.
     """
+    given = dict(options)  # before the prompts add their answers to the options
+    if answers is not None and prompter is None:
+        from chargen.prompts import replay
+
+        prompter = replay(answers, tables)
     ctx = Context(system, tables, kind, options, count, batch_seed, locale, prompter)
     ctx.variants = dict(variants or {})
     ctx.steering()
@@ -594,8 +619,8 @@ def generate(
             char = make_character(ctx, compiled, fields)
         else:
             char = unique.make(seed, index)
-        if prompter is not None:  # the prompts' answers are options by now
-            made = _recipe(ctx, command, locale, tables_given, batch_seed)
+        if prompter is not None:
+            made = _asked_recipe(ctx, command, locale, tables_given, given, prompter.heard)
         char["recipe"] = made[0] + str(batch_seed if made[2] else char["seed"]) + made[1]
         if trace is not None:
             trace(char, ctx)

@@ -8,6 +8,10 @@ choice from a list, the game's word for "again" (`[words] again`) rolls for the
 player and shows the result, to keep (empty) or roll again.
 Every word comes from the pack's labels file (`[prompts]`, `[words]`). A closed
 stdin (Ctrl-D) is a ChargenError: exit 2 with one line.
+
+Every line answered is kept (`Prompter.heard`): a character's recipe names them
+(`--answers`), and `replay` asks the same questions again without a terminal and
+answers them so, which makes the same character.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from chargen.conditions import entry_names
+from chargen.details import entry_details
 from chargen.errors import ChargenError
 from chargen.labels import NAME_KEYS, Labels
 from chargen.render import wrap
@@ -59,20 +64,68 @@ def describe(entry: dict, table: Any = None, labels: Labels | None = None, pack:
     name = entry_name(entry, pack if pack is not None else getattr(table, "pack", None))
     if table is None or labels is None:
         return name
-    from chargen.output import entry_details
-
     details = entry_details(entry, table, labels, pack)
     return f"{name}: {details}" if details else name
 
 
+class Answers:
+    """Answers given beforehand (a recipe's `--answers`), read as a terminal's lines:
+    each in turn, then the terminal `then` (with --interactive), else empty answers
+    (the dice decide, as an empty answer lets them)."""
+
+    def __init__(self, answers: tuple[str, ...] | list[str], then: TextIO | None = None) -> None:
+        self.left, self.then = list(answers), then
+        self.given = False  # whether the last line read was one of `answers`
+
+    def readline(self) -> str:
+        self.given = bool(self.left)
+        if self.left:
+            return self.left.pop(0) + "\n"
+        return self.then.readline() if self.then is not None else "\n"
+
+
+class _Silent:
+    """Where the questions of a replay go: nowhere."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def replay(
+    answers: tuple[str, ...] | list[str],
+    pack: Any,
+    then: TextIO | None = None,
+    stderr: TextIO | None = None,
+    width: int = 80,
+) -> Prompter:
+    """A Prompter that answers with `answers` (a recipe's `--answers`), then asks the
+    terminal `then` (with --interactive; its questions on `stderr`), else answers empty:
+    the questions of the first run asked again and answered as they were."""
+    quiet = then is None
+    return Prompter(
+        pack.labels,
+        width,
+        Answers(answers, then),
+        _Silent() if quiet else stderr,
+        pack,
+    )
+
+
 class Prompter:
-    """Asks on stderr, reads stdin; `labels` give every word, `width` the line length."""
+    """Asks on stderr, reads stdin; `labels` give every word, `width` the line length.
+
+    `heard` is every line answered, in order (refused ones too): replayed through
+    `Answers` (`--answers`, the recipe of a character made at the prompts), they make
+    the same character again."""
 
     def __init__(
         self,
         labels: Labels | None = None,
         width: int = 80,
-        stdin: TextIO | None = None,
+        stdin: Any = None,
         stderr: TextIO | None = None,
         pack: Any = None,
     ) -> None:
@@ -81,6 +134,7 @@ class Prompter:
         self.stdin = stdin
         self.stderr = stderr
         self.pack = pack
+        self.heard: list[str] = []
 
     # -- terminal ------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -95,11 +149,16 @@ class Prompter:
             err.write(line + "\n")
         err.write(lines[-1] + " ")
         err.flush()
-        line = (self.stdin or sys.stdin).readline()
+        stdin = self.stdin or sys.stdin
+        line = stdin.readline()
+        if getattr(stdin, "given", False):  # an answer given beforehand: shown as if typed
+            err.write(line)
         if not line:
             err.write("\n")
             raise PromptClosed(self.labels.prompt("closed"), error_word=self.labels.word("error"))
-        return line.strip()
+        answer = line.strip()
+        self.heard.append(answer)
+        return answer
 
     def _retry(self, what: str) -> ChargenError:
         return ChargenError(

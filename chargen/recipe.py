@@ -7,6 +7,10 @@ made under), the options that change what is made (the system's choices, `--loca
 `--tables` as given, `--reroll`), and nothing that only changes how it is shown
 (`-f`, `--width`, `-o`).
 
+A character made at the `--interactive` prompts names, besides the options given,
+every answer typed (`--answers`, `join_answers`): an answer need not be an option,
+and replayed in order the same questions take the same answers.
+
 A batch whose options make it one whole (`Option.batch`: a savage `--squad`, a karma
 `--band`) has members that are not themselves made alone: their recipe is the batch's
 command, `--seed` the batch seed and `-n` its size, which makes the member again in
@@ -47,6 +51,7 @@ class Recipe(NamedTuple):
     tables: tuple[str, ...] = ()
     rerolls: tuple[tuple[str, int], ...] = ()
     count: int = 1
+    answers: str | None = None  # the answers at --interactive (join_answers), else None
 
     def text(self) -> str:
         return self.head() + str(self.seed) + self.tail()
@@ -74,6 +79,8 @@ class Recipe(NamedTuple):
             words += ["--tables", quote(folder)]
         for step, variant in self.rerolls:
             words += ["--reroll", quote(step if variant == 1 else f"{step}={variant}")]
+        if self.answers is not None:
+            words += ["--answers", quote(self.answers)]
         return "".join(" " + w for w in words)
 
     def variants(self) -> dict[str, int]:
@@ -150,11 +157,17 @@ def parse(text: str) -> Recipe:
     locale = None
     tables: list[str] = []
     rerolls: dict[str, int] = {}
+    answers = None
     i = 0
     while i < len(rest):
         word = rest[i]
         if not word.startswith("-"):
             raise ChargenError(f"the recipe has a stray word {word!r}")
+        if word == "--answers":  # its value may be empty or start with "-"
+            if i + 1 >= len(rest):
+                raise ChargenError("the recipe's --answers has no value")
+            answers, i = rest[i + 1], i + 2
+            continue
         value = rest[i + 1] if i + 1 < len(rest) and not rest[i + 1].startswith("-") else None
         if word in ("--seed", "-n", "--count", "--locale", "--tables", "--reroll"):
             if value is None:
@@ -192,7 +205,37 @@ def parse(text: str) -> Recipe:
         tuple(tables),
         tuple(rerolls.items()),
         count,
+        answers,
     )
+
+
+def join_answers(answers: list[str] | tuple[str, ...]) -> str:
+    """Answers as one word of a recipe: '/' between them (`\\/` and `\\\\` for those
+    characters in an answer), the empty ones at the end left out."""
+    answers = list(answers)
+    while answers and answers[-1] == "":
+        answers.pop()
+    return "/".join(a.replace("\\", "\\\\").replace("/", "\\/") for a in answers)
+
+
+def split_answers(text: str) -> tuple[str, ...]:
+    """`join_answers` read back."""
+    if text == "":
+        return ()
+    answers, current, escaped = [], [], False
+    for char in text:
+        if escaped:
+            current.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "/":
+            answers.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    answers.append("".join(current))
+    return tuple(answers)
 
 
 def reroll_word(word: str) -> tuple[str, int]:

@@ -1330,6 +1330,8 @@ def test_enter_at_every_prompt_makes_what_no_prompts_make(system):
                 {k: v for k, v in c.items() if k != "historik"}  # the log says who chose
                 for c in (*json.loads(plain.stdout), *json.loads(asked.stdout))
             ]
+            # and the recipe that the prompts were asked (`--answers ''`: all empty)
+            assert made[1].pop("recipe") == made[0].pop("recipe") + " --answers ''"
             assert made[0] == made[1], (system, kind, seed)
 
 

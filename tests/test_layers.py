@@ -12,6 +12,7 @@ are not imports: that is how an upper layer reaches a lower one lazily.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import chargen
@@ -29,16 +30,17 @@ LAYERS: list[tuple[str, ...]] = [
     ("export.foundry",),
     ("export",),
     ("printable",),
-    ("prompts",),
     ("output",),
     ("saved",),  # characters saved as JSON, checked and drawn again
     ("systems",),  # the registry: games by id, built in or installed as plugins
     ("systems.*",),  # each game's package
     ("procedure",),  # System, Step, generate: the procedures and the loop over a batch
+    ("prompts",),  # the questions of --interactive, and their answers replayed
     ("recipe",),  # the command line that makes a character again
     ("context",),  # Context: what a step works with
     ("steering",),  # the choices pinned by options, kept possible
     ("sheet",),  # Section, Part, Column: what a sheet is made of
+    ("details",),  # a table entry in the game's words (--list, the questions)
     ("tables",),
     ("labels", "conditions", "names", "odds"),
     ("dice", "render", "encode", "tomlfile", "slugs", "where"),
@@ -168,3 +170,31 @@ def test_the_reader_sees_the_imports_it_should():
     assert "tables" in edges["procedure"]
     assert "procedure" in edges["cli"]  # imported inside a function
     assert "errors" in edges["tables"]
+
+
+def test_the_readme_shows_the_layers_in_their_order():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Architecture") :]
+    block = section[section.index("```\n") + 4 : section.index("\n```", section.index("```\n"))]
+    shown: list[str] = []
+    for line in block.splitlines():
+        head = re.split(r"\s{2,}", line.strip())[0]
+        if line.startswith(" " * 20) or not head:
+            continue  # a description's second line
+        shown += [w.strip() for w in head.split("·")]
+    spelled = {"systems.*": "systems/<id>/"}
+    for names in LAYERS:
+        for name in names:
+            if name.startswith("export."):
+                name = "export/*"
+            name = spelled.get(name, name)
+            if name in ("__main__", "__init__", "export") or name in shown:
+                continue
+            raise AssertionError(f"the README's architecture leaves out {name}")
+    order = []
+    for word in shown:
+        module = {v: k for k, v in spelled.items()}.get(word, word)
+        if module == "export/*":
+            module = "export.foundry"
+        order.append(next(i for i, names in enumerate(LAYERS) if module in names))
+    assert order == sorted(order), list(zip(shown, order, strict=True))

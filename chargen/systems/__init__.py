@@ -134,7 +134,7 @@ def remake(text: str, tables=None):
 
     from chargen.errors import TableError
     from chargen.procedure import generate
-    from chargen.recipe import parse
+    from chargen.recipe import parse, split_answers
 
     made = parse(text)
     system = load(made.system)
@@ -159,4 +159,5 @@ def remake(text: str, tables=None):
         step=step,
         variants=made.variants(),
         tables_given=made.tables,
+        answers=None if made.answers is None else split_answers(made.answers),
     )

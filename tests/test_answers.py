@@ -1,0 +1,129 @@
+"""A character made at the `--interactive` prompts carries a recipe that makes it again:
+`--answers`, every line answered in order, replayed without a terminal.
+
+Each system's PC is asked with answers that pick, refuse, roll again and keep the
+dice (an answer a question refuses is followed by an empty one, which every question
+takes); the recipe must make the same character, historik included, through the
+Python API (`chargen.systems.remake`) and the command line. So must a member after
+the first of an interactive batch, and one step alone.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run
+
+from chargen.encode import compact
+from chargen.recipe import join_answers, parse, split_answers
+from chargen.systems import load, remake
+
+SYSTEMS = ("matinee", "spelsystemet", "karma", "lef", "savage")
+
+
+def _answers(sid: str, pattern: int) -> str:
+    """Lines for the prompts: each pattern picks and refuses in its own way, an empty
+    line after each so that a refused answer is always followed by one taken."""
+    again = load(sid).tables().labels.word("again")
+    picks = [["2"], ["1", again], [again, again.upper()], ["3", "1,2"]][pattern % 4]
+    lines: list[str] = []
+    for i in range(60):
+        lines += [picks[i % len(picks)], ""]
+    return "\n".join(lines) + "\n"
+
+
+def _asked(sid: str, *args: str, pattern: int = 0) -> list[dict]:
+    result = run(sid, *args, "-f", "json", "--interactive", input=_answers(sid, pattern))
+    assert result.exit_code == 0, result.stderr[-600:]
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_the_recipe_of_an_asked_character_makes_it_again(sid):
+    for seed in range(1, 9):
+        (char,) = _asked(sid, "pc", "--seed", str(seed), pattern=seed)
+        made = parse(char["recipe"])
+        assert made.answers is not None, char["recipe"]
+        assert made.seed == seed and made.count == 1
+        (again,) = list(remake(char["recipe"]))
+        assert compact(again) == compact(char), (seed, char["recipe"])
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_the_recipe_on_the_command_line_makes_it_again(sid):
+    (char,) = _asked(sid, "pc", "--seed", "5", pattern=1)
+    words = char["recipe"].split(" ", 1)[1]
+    import shlex
+
+    again = run(*shlex.split(words), "-f", "json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout) == [char]
+    assert again.stderr == ""  # the replayed questions are not shown
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_a_member_after_the_first_names_the_batch_up_to_it(sid):
+    members = _asked(sid, "npc", "-n", "3", "--seed", "4", pattern=0)
+    for index, char in enumerate(members):
+        made = parse(char["recipe"])
+        if index:
+            assert made.count == index + 1 and made.seed == 4, char["recipe"]
+        again = [c for c in remake(char["recipe"]) if c["seed"] == char["seed"]]
+        assert [compact(c) for c in again] == [compact(char)], char["recipe"]
+
+
+def test_one_step_asked_alone_is_made_again():
+    (char,) = _asked("karma", "sardrag", "--seed", "2", pattern=0)
+    assert "--answers" in char["recipe"]
+    (again,) = list(remake(char["recipe"]))
+    assert compact(again) == compact(char)
+
+
+def test_answers_given_beforehand_then_the_terminal_asks_the_rest():
+    (first,) = _asked("karma", "pc", "--seed", "3", pattern=0)
+    given = split_answers(parse(first["recipe"]).answers)
+    head = join_answers(given[:1])  # (an answer beforehand that is not empty)
+    rest = "\n".join(given[1:]) + "\n" * 20  # (the empty answers at the end too)
+    result = run(
+        "karma", "pc", "--seed", "3", "-f", "json", "--interactive", "--answers", head, input=rest
+    )
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == [first]
+    # the answers given beforehand show at their questions as if typed
+    assert given[0] in result.stderr
+
+
+def test_an_empty_answers_word_takes_the_prompts_path_with_the_dice():
+    quiet = run("karma", "pc", "--seed", "8", "-f", "json", "--answers", "")
+    asked = run("karma", "pc", "--seed", "8", "-f", "json", "--interactive", input="\n" * 50)
+    assert quiet.exit_code == asked.exit_code == 0
+    (char,) = json.loads(asked.stdout)
+    assert char["recipe"] == "chargen karma pc --seed 8 --answers ''"
+    assert json.loads(quiet.stdout) == [char]
+
+
+@pytest.mark.parametrize(
+    "answers", [["2", "", "ja"], ["a/b", "c\\d", ""], [""], ["", "", "x"], ["-1", "igen"]]
+)
+def test_answers_are_one_word_read_back_as_they_were(answers):
+    text = join_answers(answers)
+    kept = list(answers)
+    while kept and kept[-1] == "":
+        kept.pop()
+    assert list(split_answers(text)) == kept
+    made = parse(f"chargen karma pc --seed 1 --answers {__import__('shlex').quote(text)}")
+    assert made.answers == text
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--where", "karma > 1"], "takes no --answers"),
+        (["--campaign", "c.db"], "--answers and --campaign"),
+    ],
+)
+def test_answers_refuse_what_cannot_replay_them(tmp_path, extra, said):
+    extra = [str(tmp_path / e) if e.endswith(".db") else e for e in extra]
+    result = run("karma", "pc", "--seed", "1", "--answers", "1", *extra)
+    assert result.exit_code == 2 and said in result.stderr, result.stderr
