@@ -548,7 +548,10 @@ def _table_cache(name: str, path: Path, pack: Tables, text: str) -> tuple[Path, 
     context = (pack.spec_for(name), sorted(pack.effect_keys), pack.facts, pack.pronouns)
     raw = (text + repr((context, pack.placeholders, _code_stamp()))).encode("utf-8")
     key = f"{len(raw):x}-{zlib.crc32(raw):08x}-{zlib.adler32(raw):08x}"
-    return cache_dir() / f"tables{_TABLE_CACHE_VERSION}-{pack.system}-{name}.json", key
+    # a file of its own for each installed chargen: two installs (a checkout beside a
+    # site install) would otherwise overwrite each other's tables at every start
+    where = f"{zlib.crc32(str(builtin_root()).encode('utf-8')):08x}"
+    return cache_dir() / f"tables{_TABLE_CACHE_VERSION}-{where}-{pack.system}-{name}.json", key
 
 
 def _cached_table(

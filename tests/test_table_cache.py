@@ -22,7 +22,7 @@ def sheet(sid: str, seed: int) -> str:
 
 
 def cache_files(root, sid: str = "*") -> list:
-    return sorted((root / "chargen").glob(f"tables{_TABLE_CACHE_VERSION}-{sid}-*.json"))
+    return sorted((root / "chargen").glob(f"tables{_TABLE_CACHE_VERSION}-*-{sid}-*.json"))
 
 
 @pytest.mark.parametrize("sid", available())
@@ -67,7 +67,7 @@ def test_a_users_pack_is_read_afresh_and_never_cached(tmp_path, monkeypatch):
     (pack / "sardrag.toml").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
     assert run("karma", "pc", "--seed", "3", "--tables", str(tmp_path / "pack")).exit_code == 0
     cached = [p.name for p in cache_files(tmp_path / "cache", "karma")]
-    assert cached and f"tables{_TABLE_CACHE_VERSION}-karma-sardrag.json" not in cached
+    assert cached and not any(name.endswith("-karma-sardrag.json") for name in cached)
     # a broken file in the pack is a fault with its line, whatever the cache holds
     (pack / "sardrag.toml").write_text("[[entries]\n", encoding="utf-8")
     result = run("karma", "pc", "--seed", "3", "--tables", str(tmp_path / "pack"))
@@ -79,3 +79,21 @@ def test_the_cache_can_be_turned_off(tmp_path, monkeypatch):
     monkeypatch.setenv("CHARGEN_NO_CACHE", "1")
     sheet("lef", 2)
     assert cache_files(tmp_path) == []
+
+
+def test_two_installs_keep_their_cached_tables_apart(monkeypatch, tmp_path):
+    """A development checkout beside a site install: each its own cache files, or each
+    start of one would rebuild what the other just wrote."""
+    from chargen import tables as engine
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("CHARGEN_NO_CACHE", raising=False)
+    pack = load("karma").tables()
+    path = pack.files["sardrag"]
+    text = path.read_text(encoding="utf-8")
+    here = engine._table_cache("sardrag", path, pack, text)
+    elsewhere = tmp_path / "other-install"
+    monkeypatch.setattr(engine, "builtin_root", lambda: elsewhere)
+    other = engine._table_cache("sardrag", elsewhere / "karma" / path.name, pack, text)
+    assert here is not None and other is not None
+    assert here[0] != other[0] and here[0].parent == other[0].parent
