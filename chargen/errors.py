@@ -6,7 +6,12 @@ is a bug and exits 1.
 
 from __future__ import annotations
 
+import os
 from typing import NamedTuple
+
+# Whether errors show their Python traceback (--debug, CHARGEN_DEBUG=1): set by
+# chargen.cli before a command runs, read where an error is reported.
+DEBUG = {"on": os.environ.get("CHARGEN_DEBUG") == "1"}
 
 
 class ChargenError(Exception):

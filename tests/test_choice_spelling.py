@@ -11,7 +11,7 @@ import click
 import pytest
 from conftest import assert_usage_error, run
 
-from chargen.cli import SlugChoice, _validate_options
+from chargen.commands import SlugChoice, _validate_options
 from chargen.prompts import Prompter
 from chargen.slugs import normalize
 from chargen.systems import available, load

@@ -13,7 +13,8 @@ import pytest
 from conftest import assert_usage_error, run
 
 from chargen import output
-from chargen.cli import build_system_group, cli
+from chargen.cli import cli
+from chargen.commands import build_system_group
 from chargen.systems import available, load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,12 +50,23 @@ def test_root_help_imports_neither_faker_nor_tabulate_nor_systems():
         "from chargen.cli import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
         "heavy = [m for m in sys.modules if m.split('.')[0] in ('faker', 'tabulate')"
-        " or m.startswith('chargen.systems.')]\n"
+        " or m.startswith('chargen.systems.') or m == 'chargen.commands']\n"
         "print(heavy, file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stderr.strip() == "[]"
     assert "karma" in done.stdout
+
+
+def test_the_root_help_says_what_each_command_says_of_itself():
+    from chargen.cli import SHORT_HELP
+    from chargen.commands import COMMANDS
+
+    assert sorted(SHORT_HELP) == sorted(COMMANDS)
+    for name, command in COMMANDS.items():
+        assert SHORT_HELP[name] == command.get_short_help_str(200), name
+    listed = run("--help").stdout
+    assert all(name in listed for name in SHORT_HELP)
 
 
 def test_version():

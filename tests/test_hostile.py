@@ -844,7 +844,7 @@ def test_roll_refuses_the_options_it_does_not_use(tmp_path):
 
 
 def test_roll_streams_a_long_table():
-    from chargen.cli import _roll_rows
+    from chargen.commands import _roll_rows
     from chargen.dice import parse
 
     made = []

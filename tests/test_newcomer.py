@@ -12,7 +12,7 @@ import click
 import pytest
 from conftest import assert_usage_error, run
 
-from chargen.cli import roll_command
+from chargen.commands import roll_command
 from chargen.render import display_width, ljust, table_lines, wrap
 from chargen.systems import available, load
 

@@ -228,7 +228,7 @@ def test_labels_file_is_checked(tmp_path):
     assert "dice must be" in text and "fysik must be text" in text and "unknown key 'bogus'" in text
     assert "[words] lacks" in text and "[prompts] lacks" in text
     with pytest.raises(TableError):
-        from chargen.cli import load_tables
+        from chargen.commands import load_tables
 
         load_tables(system, [str(tmp_path)])
 

@@ -14,7 +14,7 @@ import json
 import pytest
 from conftest import run
 
-from chargen.cli import reroll_variants
+from chargen.commands import reroll_variants
 from chargen.encode import compact
 from chargen.errors import ChargenError
 from chargen.procedure import generate

@@ -14,7 +14,7 @@ import json
 import pytest
 from conftest import run
 
-from chargen import cli
+from chargen import commands as cli
 from chargen.encode import compact
 from chargen.errors import ChargenError
 from chargen.procedure import generate
