@@ -188,20 +188,22 @@ class Context:
 
         It must depend only on the tables, the options and the key, never on a member,
         so that a member made alone gets what the batch gave it (tests/test_batch.py).
-        A dict or list it gives, and each dict or list value of a dict it gives (a
-        template's plan: its gear, its skill names), is shared by every member that
-        takes it into its character, and encoded once (chargen.encode.Lines): never
-        change it."""
+        A dict or list it gives, each dict or list value of a dict it gives (a
+        template's plan: its gear, its skill names) and each dict or list item of a
+        tuple it gives is shared by every member that takes it into its character, and
+        encoded once (chargen.encode.Lines): never change it. (Being known as shared
+        also lets a list of rows be drawn among with a memoised pool, `_among_pool`.)"""
         found = self.cache.get(key, _NOTHING)
         if found is not _NOTHING:
             return found
         found = self.cache[key] = build(*args)
         kind = type(found)
-        if kind is dict or kind is list:
+        if kind is dict or kind is list or kind is tuple:
             constants = self.constants
-            constants[id(found)] = [found, None]
-            if kind is dict:
-                for value in found.values():
+            if kind is not tuple:
+                constants[id(found)] = [found, None]
+            if kind is not list:
+                for value in found.values() if kind is dict else found:
                     if type(value) is dict or type(value) is list:
                         constants[id(value)] = [value, None]
         return found
@@ -363,10 +365,13 @@ class Context:
             return Pool(self._fitting(tab, among))
         compiled = tab.compiled
         banned = self.banned and self.banned & compiled.answers
-        if "gender" in compiled.facts and "gender" not in self.facts:
-            self.gender()
-        facts = self.facts
-        key: tuple = (tab.name, ident, *map(facts.get, compiled.facts, compiled.missing))
+        if not compiled.conditioned and not banned and not self._pin_bans():
+            key: tuple = (tab.name, ident)  # every row of the list fits: its own pool
+        else:
+            if "gender" in compiled.facts and "gender" not in self.facts:
+                self.gender()
+            facts = self.facts
+            key = (tab.name, ident, *map(facts.get, compiled.facts, compiled.missing))
         if compiled.conditioned and not compiled.plain:
             key += (frozenset(self.drawn & compiled.watch),)
         if banned:
@@ -468,6 +473,12 @@ class Context:
         # filter once and take each drawn row out; otherwise filter before each pick.
         steady = tab.compiled.plain
         chooser = self._memo_pool(tab)[1] if pool is None else self._among_pool(tab, pool)
+        if steady:
+            picked = chooser.pick_many(self.rng, count)
+            if picked is not None:
+                for entry in picked:
+                    self.note(entry, tab)
+                return picked
         for _ in range(count):
             if drawn and not steady:
                 chooser = self._memo_pool(tab)[1] if pool is None else self._among_pool(tab, pool)

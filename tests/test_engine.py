@@ -89,3 +89,32 @@ def test_unknown_locale_lists_the_valid_ones():
 def test_normalize_takes_hyphens_spaces_and_case():
     assert normalize("Free-Luna") == "free_luna"
     assert normalize(" nagyon szivos ") == "nagyon_szivos"
+
+
+@pytest.mark.parametrize("fractional", [False, True])
+def test_drawing_several_rows_at_once_picks_what_one_at_a_time_picks(fractional):
+    """Pool.pick_many (a leisure skill draw, any steady draw of several rows) gives what
+    a first pick and then pick_without of the rows before give, from the same numbers."""
+    from chargen.seeds import Stream
+    from chargen.tables import Pool
+
+    pick = random.Random(5)
+    for case in range(3000):
+        size = pick.randint(1, 12)
+        weights = [pick.choice([1, 1, 2, 3, 5, 10, 250]) for _ in range(size)]
+        if fractional:  # (a table's weights are above 0: tables.py refuses others)
+            weights = [w + pick.choice([0, 0.25, 0.1]) for w in weights]
+        entries = [{"id": f"r{i}", "weight": w} for i, w in enumerate(weights)]
+        pool = Pool(entries)
+        count = pick.randint(1, size + 1)
+        many = pool.pick_many(Stream(case), count)
+        if count > size:
+            assert many is None
+            continue
+        stream, one_by_one = Stream(case), []
+        for _ in range(count):
+            one_by_one.append(
+                pool.pick_without(stream, one_by_one) if one_by_one else pool.pick(stream)
+            )
+        assert many == one_by_one, (weights, count)
+        assert len({id(e) for e in many}) == count  # never the same row twice
