@@ -198,14 +198,13 @@ class Context:
             return found
         found = self.cache[key] = build(*args)
         kind = type(found)
-        if kind is dict or kind is list or kind is tuple:
-            constants = self.constants
-            if kind is not tuple:
-                constants[id(found)] = [found, None]
-            if kind is not list:
-                for value in found.values() if kind is dict else found:
-                    if type(value) is dict or type(value) is list:
-                        constants[id(value)] = [value, None]
+        constants = self.constants
+        if kind is dict or kind is list:
+            constants[id(found)] = [found, None]
+        if kind is dict or kind is tuple:
+            for value in found.values() if kind is dict else found:
+                if type(value) is dict or type(value) is list:
+                    constants[id(value)] = [value, None]
         return found
 
     # -- tables ------------------------------------------------------------

@@ -213,13 +213,33 @@ class Pool:
         index = bisect.bisect(self.sums, rng.random() * self.total)
         return self.entries[min(index, len(self.entries) - 1)]
 
-    def left(self, taken: list[dict]) -> list[int]:
-        """The places of the entries of `taken` that are in this pool, in order."""
+    def _places(self) -> dict[int, int]:
+        """Each entry's place (by id), built on first need with whether the weights are
+        whole numbers below 2**53 (they then sum exactly in any order)."""
         where = self._where
         if where is None:
             where = self._where = {id(e): i for i, e in enumerate(self.entries)}
             self._whole = self.total < 2**53 and all(s.is_integer() for s in self.sums)
+        return where
+
+    def left(self, taken: list[dict]) -> list[int]:
+        """The places of the entries of `taken` that are in this pool, in order."""
+        where = self._places()
         return sorted(where[id(e)] for e in taken if id(e) in where)
+
+    def _share(self, index: int) -> tuple[float, float]:
+        """(where the entry's weight starts in the running sums, its weight)."""
+        start = self.sums[index - 1] if index else 0.0
+        return start, self.sums[index] - start
+
+    def _land(self, rng, shares: list[tuple[float, float]], taken: float) -> int:
+        """The place a draw lands on in the weight left (the total but `taken`, the sum of
+        `shares`, those of the rows taken, in the pool's order): stepping over each."""
+        point = rng.random() * (self.total - taken)
+        for start, share in shares:
+            if start <= point:
+                point += share
+        return min(bisect.bisect(self.sums, point), len(self.entries) - 1)
 
     def pick_without(self, rng, taken: list[dict]) -> dict:
         """What `Pool(the entries but those taken).pick(rng)` picks, without building that
@@ -231,45 +251,28 @@ class Pool:
         if not self._whole or len(places) >= len(self.entries):
             rest = [e for i, e in enumerate(self.entries) if i not in places]
             return Pool(rest).pick(rng)
-        sums = self.sums
-        shares = [
-            (sums[i - 1] if i else 0.0, sums[i] - (sums[i - 1] if i else 0.0)) for i in places
-        ]
-        point = rng.random() * (self.total - sum(w for _, w in shares))
-        for start, share in shares:  # in the full pool's order: step over each share taken
-            if start <= point:
-                point += share
-        index = bisect.bisect(sums, point)
-        return self.entries[min(index, len(self.entries) - 1)]
+        shares = [self._share(i) for i in places]
+        return self.entries[self._land(rng, shares, sum(w for _, w in shares))]
 
     def pick_many(self, rng, count: int) -> list[dict] | None:
         """`count` different entries: each what `pick_without(rng, those before it)`
-        picks, from the same numbers, for a bisect and a few additions each (whole
+        picks, from the same numbers, keeping the shares taken as it goes (whole
         weights; otherwise through pick_without). None when fewer than `count` are here."""
-        entries = self.entries
-        if self._where is None:
-            self.left(())  # (works out whether the weights are whole)
-        if count > len(self._where):
+        if count > len(self._places()):
             return None
+        out: list[dict] = []
         if not self._whole:
-            out: list[dict] = []
             for _ in range(count):
                 out.append(self.pick_without(rng, out) if out else self.pick(rng))
             return out
-        sums, total, last = self.sums, self.total, len(entries) - 1
-        places: list[tuple[float, float]] = []  # (start, share) of each taken, in order
+        shares: list[tuple[float, float]] = []  # of the entries taken, in the pool's order
         taken = 0.0
-        out = []
         for _ in range(count):
-            point = rng.random() * (total - taken)
-            for start, share in places:  # in the pool's order: step over each share taken
-                if start <= point:
-                    point += share
-            index = min(bisect.bisect(sums, point), last)
-            start = sums[index - 1] if index else 0.0
-            bisect.insort(places, (start, sums[index] - start))
-            taken += sums[index] - start
-            out.append(entries[index])
+            index = self._land(rng, shares, taken)
+            share = self._share(index)
+            bisect.insort(shares, share)
+            taken += share[1]
+            out.append(self.entries[index])
         return out
 
     def __bool__(self) -> bool:
