@@ -1,3 +1,3 @@
-from chargen.cli import main
+from chargen.launch import main
 
 main()

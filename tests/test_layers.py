@@ -22,6 +22,7 @@ ROOT = Path(chargen.__file__).resolve().parent
 # Top first. A module of a layer imports only from the layers after it.
 LAYERS: list[tuple[str, ...]] = [
     ("__main__",),
+    ("launch",),  # the program: the CLI with the garbage collector set for a short run
     ("cli",),  # the root group and the exit codes
     ("commands",),  # each game's group and roll, systems, tables, campaign
     ("campaign",),  # campaign files (sqlite3): what a campaign holds, no name twice
