@@ -22,6 +22,7 @@ import math
 import operator
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate
 from pathlib import Path
@@ -285,8 +286,12 @@ class Pool:
 class Table:
     """One validated table file. Entries are plain dicts, as written in TOML."""
 
-    def __init__(self, name: str, path: Path, spec: Spec, data: dict, text: str) -> None:
-        self.name, self.path, self.spec, self.text = name, path, spec, text
+    def __init__(
+        self, name: str, path: Path, spec: Spec, data: dict, text: str | None = None
+    ) -> None:
+        self.name, self.path, self.spec = name, path, spec
+        if text is not None:  # else read when asked for (a table from the cache)
+            self.text = text
         self.kind = spec.kind
         self.description: str = data.get("description", "")
         self.die: Dice | None = parse(data["die"]) if "die" in data else None
@@ -294,20 +299,50 @@ class Table:
         self.settings: dict = {k: v for k, v in data.items() if k not in TOP_KEYS}
         self.ids: tuple[str, ...] = tuple(e["id"] for e in self.entries if "id" in e)
         self._by_id = {e["id"]: e for e in self.entries if "id" in e}
-        self._by_value: dict[int, dict] = {}
+
+    @functools.cached_property
+    def text(self) -> str:
+        """The file's text (for the lines that messages name)."""
+        return read_text(self.path)[0]
+
+    # What draws need is worked out at the first draw: a sheet loads two dozen tables,
+    # many of them only for their settings or labels.
+    @functools.cached_property
+    def _by_value(self) -> dict[int, dict]:
+        """The entry each die result gives."""
+        by_value: dict[int, dict] = {}
         if self.die is not None:
             for entry in self.entries:
                 for value in entry_values(entry, self.die):
-                    self._by_value[value] = entry
-        self._pool = Pool(self.entries)
-        self.compiled = conditions.Compiled(self.entries)
-        self.conditioned = self.compiled.conditioned
-        # text keys (type "text") of this table, and the entries whose text varies by
-        # gender or holds placeholders: Context.roll_table hands those out resolved
-        allowed = {**COMMON_KEYS, **spec.fields}
-        self.text_keys = tuple(k for k, kind in allowed.items() if kind.rstrip("!+") == "text")
-        self.varying = frozenset(
-            id(e) for e in self.entries if any(conditions.varies(e.get(k)) for k in self.text_keys)
+                    by_value[value] = entry
+        return by_value
+
+    @functools.cached_property
+    def _pool(self) -> Pool:
+        return Pool(self.entries)
+
+    @functools.cached_property
+    def compiled(self) -> conditions.Compiled:
+        return conditions.Compiled(self.entries)
+
+    @property
+    def conditioned(self) -> bool:
+        """Whether any entry has conditions (requires, excludes, facts)."""
+        return self.compiled.conditioned
+
+    @functools.cached_property
+    def text_keys(self) -> tuple[str, ...]:
+        """This table's text keys (type "text")."""
+        allowed = {**COMMON_KEYS, **self.spec.fields}
+        return tuple(k for k, kind in allowed.items() if kind.rstrip("!+") == "text")
+
+    @functools.cached_property
+    def varying(self) -> frozenset[int]:
+        """The entries (by id) whose text varies by gender or holds placeholders:
+        Context.roll_table hands those out resolved."""
+        keys = self.text_keys
+        return frozenset(
+            id(e) for e in self.entries if any(conditions.varies(e.get(k)) for k in keys)
         )
 
     def __repr__(self) -> str:
@@ -459,6 +494,8 @@ class Tables:
                         self.escaping.add(folder / entry)
         self._loaded: dict[str, Table] = {}
         self._labels: Any = None
+        self.stamps: dict[tuple, tuple[Path, str, str]] = {}  # see _table_cache
+        self._matched: dict[str, Spec | None] = {}  # spec_for of names no spec names
         self.thorough = False  # `tables check`: a trial of every entry of a user's table
 
     @property
@@ -489,13 +526,14 @@ class Tables:
         return table
 
     def spec_for(self, name: str) -> Spec | None:
+        """The spec of a table: its own, else the first pattern's it matches."""
         if name in self.specs:
             return self.specs[name]
-        for pattern, spec in self.specs.items():
-            wild = "*" in pattern or "?" in pattern or "[" in pattern  # a name is no pattern
-            if wild and fnmatch.fnmatchcase(name, pattern):
-                return spec
-        return None
+        if name not in self._matched:
+            self._matched[name] = next(
+                (spec for pattern, spec in self.specs.items() if _matches(name, pattern)), None
+            )
+        return self._matched[name]
 
     def check(self) -> list[Problem]:
         """Every file alone, then what spans files: references, ids and cycles."""
@@ -519,18 +557,29 @@ class Tables:
         return problems
 
 
+def _matches(name: str, pattern: str) -> bool:
+    """Whether a table name matches a spec's pattern (a name that is no pattern does
+    not); "prefix_*", the usual pattern, without compiling one."""
+    head = pattern[:-1]
+    if pattern.endswith("*") and not ("*" in head or "?" in head or "[" in head):
+        return name.startswith(head)
+    if "*" in pattern or "?" in pattern or "[" in pattern:
+        return fnmatch.fnmatchcase(name, pattern)
+    return False
+
+
 def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[Problem]]:
     """Read and validate one file; return the table (None if unusable) and its faults."""
     where = str(path)
     if path in pack.escaping:
         return None, [Problem(where, 0, _outside_message(path))]
+    cache = _table_cache(name, path, pack)
+    cached = _cached_table(name, path, pack, cache) if cache else None
+    if cached is not None:
+        return cached, []
     text, fault = read_text(path)
     if fault:
         return None, [Problem(where, 0, fault)]
-    cache = _table_cache(name, path, pack, text)
-    cached = _cached_table(name, path, pack, text, cache) if cache else None
-    if cached is not None:
-        return cached, []
     try:
         data = tomlfile.loads(text)
     except tomlfile.TOMLError as exc:
@@ -564,32 +613,56 @@ def load_table(name: str, path: Path, pack: Tables) -> tuple[Table | None, list[
 # -- the parsed built-in tables, cached ---------------------------------------------
 # Parsing and checking the TOML of a sheet's two dozen tables is about half of what
 # `chargen matinee pc` costs. The built-in tables change only with chargen itself, so
-# their checked data is kept as JSON, keyed by the file's text and by chargen's code
-# (the specs and checks live there). A user's pack is always read afresh.
-_TABLE_CACHE_VERSION = 2  # 2: sealed with a digest of the data
+# their checked data is kept as JSON, keyed by the file's size and time (as Python
+# keys its bytecode) and by chargen's code (the specs and checks live there), so a
+# cached table is not even read. A user's pack is always read afresh.
+_TABLE_CACHE_VERSION = 3  # 2: sealed with a digest of the data; 3: keyed by size and time
 
 
-def _table_cache(name: str, path: Path, pack: Tables, text: str) -> tuple[Path, str] | None:
-    """(cache file, key) for a built-in table, or None for a pack's own file."""
-    if os.environ.get("CHARGEN_NO_CACHE") or path.parent != builtin_root() / pack.system:
+def _table_cache(name: str, path: Path, pack: Tables) -> tuple[Path, str] | None:
+    """(cache file, key) for a built-in table, or None for a pack's own file (or one
+    that is not a regular file: reading it says why)."""
+    if os.environ.get("CHARGEN_NO_CACHE"):
+        return None
+    root = builtin_root()
+    where = (root, os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))  # cache_dir()'s
+    stamp = pack.stamps.get(where)
+    if stamp is None:
+        stamp = pack.stamps[where] = _pack_stamp(pack, root)
+    folder, prefix, shared = stamp
+    if path.parent != folder:
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
         return None
     import zlib  # not hashlib: its import alone costs a few ms of every start-up
 
+    # what the checks read besides the file: the spec, and what every table shares
+    raw = f"{info.st_size}:{info.st_mtime_ns}:{pack.spec_for(name)!r}{shared}".encode()
+    key = f"{len(raw):x}-{zlib.crc32(raw):08x}-{zlib.adler32(raw):08x}"
+    return Path(f"{prefix}{name}.json"), key
+
+
+def _pack_stamp(pack: Tables, root: Path) -> tuple[Path, str, str]:
+    """(the pack's built-in folder, the start of its cache files' paths, what the key
+    of each of its tables holds besides the file's stamp and spec: the effect keys,
+    facts, pronouns and placeholders, and chargen's own code), worked out once."""
+    import zlib
+
     from chargen.cache import cache_dir
 
-    # what the checks read besides the text: the spec, effect keys and facts
-    context = (pack.spec_for(name), sorted(pack.effect_keys), pack.facts, pack.pronouns)
-    raw = (text + repr((context, pack.placeholders, _code_stamp()))).encode("utf-8")
-    key = f"{len(raw):x}-{zlib.crc32(raw):08x}-{zlib.adler32(raw):08x}"
     # a file of its own for each installed chargen: two installs (a checkout beside a
     # site install) would otherwise overwrite each other's tables at every start
-    where = f"{zlib.crc32(str(builtin_root()).encode('utf-8')):08x}"
-    return cache_dir() / f"tables{_TABLE_CACHE_VERSION}-{where}-{pack.system}-{name}.json", key
+    where = f"{zlib.crc32(str(root).encode('utf-8')):08x}"
+    prefix = cache_dir() / f"tables{_TABLE_CACHE_VERSION}-{where}-{pack.system}-"
+    context = (sorted(pack.effect_keys), pack.facts, pack.pronouns, pack.placeholders)
+    return root / pack.system, str(prefix), repr((context, _code_stamp()))
 
 
-def _cached_table(
-    name: str, path: Path, pack: Tables, text: str, cache: tuple[Path, str]
-) -> Table | None:
+def _cached_table(name: str, path: Path, pack: Tables, cache: tuple[Path, str]) -> Table | None:
     """The table from its cache file when that holds data under this very key, sealed
     with the digest of its data (an edited entry is rebuilt)."""
     from chargen.cache import read_sealed
@@ -598,7 +671,7 @@ def _cached_table(
     spec = pack.spec_for(name)
     if not isinstance(cached, dict) or spec is None:
         return None
-    return Table(name, path, spec, cached, text)
+    return Table(name, path, spec, cached)
 
 
 @functools.cache
@@ -606,18 +679,22 @@ def _code_stamp() -> str:
     """chargen's own source files, by name, size and time: a changed spec or check
     (an upgrade, or an edit in a development checkout) makes every cached table stale."""
     here = os.path.dirname(os.path.realpath(__file__))
+    systems = os.path.join(here, "systems")
+    folders = [(here, ""), (systems, "systems/")]
+    with os.scandir(systems) as listing:
+        folders += [
+            (e.path, f"systems/{e.name}/")
+            for e in listing
+            if e.is_dir() and not e.name.startswith("_")
+        ]
     parts = []
-    folders = [here, os.path.join(here, "systems")]
-    with os.scandir(folders[1]) as listing:
-        folders += sorted(e.path for e in listing if e.is_dir() and not e.name.startswith("_"))
-    for folder in folders:  # scandir, not glob: this runs in every start-up of a sheet
+    for folder, prefix in folders:  # scandir, not glob: this runs in every start-up of a sheet
         with os.scandir(folder) as listing:
-            for entry in sorted(listing, key=lambda e: e.name):
+            for entry in listing:
                 if entry.name.endswith(".py"):
                     info = entry.stat()
-                    name = os.path.relpath(entry.path, here)
-                    parts.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
-    return ";".join(parts)
+                    parts.append(f"{prefix}{entry.name}:{info.st_size}:{info.st_mtime_ns}")
+    return ";".join(sorted(parts))
 
 
 MAX_DEPTH = 8  # tables and lists inside one another in a file
@@ -916,9 +993,11 @@ def _type_ok(value: Any, kind: str) -> bool:
     return _type_error(value, kind) is None
 
 
-_KEYS = re.compile(r"\{([a-z0-9_,]+)\}$")  # dict[T]{a,b}: a table that has these keys
-_DICE_RANGED = re.compile(r"^dice\[(-?\d+)?\.\.(-?\d+)?\]$")
-_RANGED = re.compile(r"^(int|num)\[(-?[\d_]+(?:\.\d+)?)?\.\.(-?[\d_]+(?:\.\d+)?)?\]$")
+# The patterns of a field's kind, compiled at their first use (re keeps them): only a
+# table that is read afresh is checked, and a start-up from the cache compiles none.
+_KEYS = r"\{([a-z0-9_,]+)\}$"  # dict[T]{a,b}: a table that has these keys
+_DICE_RANGED = r"^dice\[(-?\d+)?\.\.(-?\d+)?\]$"
+_RANGED = r"^(int|num)\[(-?[\d_]+(?:\.\d+)?)?\.\.(-?[\d_]+(?:\.\d+)?)?\]$"
 MAX_TEXT = 10_000  # characters in one text value
 MAX_DICE_RESULTS = 10_000  # totals a dice field may have (its results are listed and tabulated)
 
@@ -934,7 +1013,7 @@ def _type_error(value: Any, kind: str) -> str | None:
     if kind.startswith("re:"):
         ok = isinstance(value, str) and len(value) <= MAX_TEXT and re.fullmatch(kind[3:], value)
         return None if ok else _noun(kind)
-    keys = _KEYS.search(kind)
+    keys = re.search(_KEYS, kind)
     if keys:
         wanted = _type_error(value, kind[: keys.start()])
         if wanted or not set(keys.group(1).split(",")) <= set(value):
@@ -952,7 +1031,7 @@ def _type_error(value: Any, kind: str) -> str | None:
             if any(_type_error(v, inner) is not None for v in items):
                 return what
             return None
-    ranged = _RANGED.match(kind)
+    ranged = re.match(_RANGED, kind)
     if ranged:
         base, low, high = ranged.groups()
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -982,7 +1061,7 @@ def _type_error(value: Any, kind: str) -> str | None:
         return None if ok and math.isfinite(value) else _noun(kind)
     if kind == "bool":
         return None if isinstance(value, bool) else _noun(kind)
-    bounded = _DICE_RANGED.match(kind)
+    bounded = re.match(_DICE_RANGED, kind)
     if bounded:
         wanted = _type_error(value, "dice")
         if wanted:
@@ -1014,7 +1093,7 @@ def _noun(kind: str) -> str:
     """What a value of spec type `kind` is, for a message."""
     if kind.startswith("re:"):
         return f"a text of the form {kind[3:]}"
-    keys = _KEYS.search(kind)
+    keys = re.search(_KEYS, kind)
     if keys:
         return f"{_noun(kind[: keys.start()])} with the keys {keys.group(1).replace(',', ', ')}"
     nonempty = kind.endswith("+")
@@ -1022,7 +1101,7 @@ def _noun(kind: str) -> str:
     if kind.startswith(("list[", "dict[")):
         noun = "a list" if kind.startswith("list[") else "a table"
         return f"{'a non-empty' + noun[1:] if nonempty else noun} of {_noun(kind[5:-1])}"
-    ranged = _RANGED.match(kind)
+    ranged = re.match(_RANGED, kind)
     if ranged:
         base, low, high = ranged.groups()
         noun = "a whole number" if base == "int" else "a number"
@@ -1031,7 +1110,7 @@ def _noun(kind: str) -> str:
         if low is not None:
             return f"{noun} of at least {low}"
         return f"{noun} of at most {high}" if high is not None else noun
-    bounded = _DICE_RANGED.match(kind)
+    bounded = re.match(_DICE_RANGED, kind)
     if bounded:
         low, high = bounded.groups()
         if low is not None and high is not None:
@@ -1066,7 +1145,7 @@ def _shown(value: Any) -> str:
 def bare_kind(kind: str) -> str:
     """A spec type without its marks: "!" (required), "{a,b}" (keys) and "+" (non-empty);
     "dict[dice]{h,k}!" is "dict[dice]"."""
-    return _KEYS.sub("", kind.rstrip("!")).rstrip("+")
+    return re.sub(_KEYS, "", kind.rstrip("!")).rstrip("+")
 
 
 def _references(kind: str, value: Any) -> list[tuple[str, str]]:

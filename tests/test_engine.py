@@ -123,3 +123,42 @@ def test_drawing_several_rows_at_once_picks_what_one_at_a_time_picks(fractional)
                 assert pool.pick_without(again, one_by_one[:-1]) is one_by_one[-1]
         assert many == one_by_one, (weights, count)
         assert len({id(e) for e in many}) == count  # never the same row twice
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    ["namn_*", "namn_*_x", "namn_?", "n[ab]mn_*", "*", "namn", "namn_", "karriarhandelser_*"],
+)
+def test_a_spec_pattern_matches_what_fnmatch_matches(pattern):
+    """tables._matches, which reads "prefix_*" without compiling it, agrees with
+    fnmatch on patterns, and a name that is no pattern matches nothing."""
+    import fnmatch
+
+    from chargen.tables import _matches
+
+    names_tried = ["namn_", "namn_a", "namn_a_x", "namn", "nbmn_b", "xnamn_a", "", "namn_*"]
+    names_tried += ["karriarhandelser_polis", "karriarhandelser"]
+    wild = any(c in pattern for c in "*?[")
+    for name in names_tried:
+        assert _matches(name, pattern) == (wild and fnmatch.fnmatchcase(name, pattern)), name
+
+
+def test_every_table_of_every_system_finds_the_spec_it_found_before():
+    """spec_for (memoised, patterns read without fnmatch where they can be): the
+    first spec that names or matches the table, for every table of every system."""
+    import fnmatch
+
+    from chargen.systems import available, load
+
+    for sid in available():
+        pack = load(sid).tables()
+        for name in pack.names():
+            wanted = pack.specs.get(name) or next(
+                (
+                    spec
+                    for pattern, spec in pack.specs.items()
+                    if any(c in pattern for c in "*?[") and fnmatch.fnmatchcase(name, pattern)
+                ),
+                None,
+            )
+            assert pack.spec_for(name) is wanted and pack.spec_for(name) is wanted, (sid, name)

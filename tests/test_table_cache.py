@@ -4,6 +4,7 @@ sees, it is rebuilt when stale or corrupt, and a user's pack is never cached."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from conftest import run
@@ -90,10 +91,37 @@ def test_two_installs_keep_their_cached_tables_apart(monkeypatch, tmp_path):
     monkeypatch.delenv("CHARGEN_NO_CACHE", raising=False)
     pack = load("karma").tables()
     path = pack.files["sardrag"]
-    text = path.read_text(encoding="utf-8")
-    here = engine._table_cache("sardrag", path, pack, text)
+    here = engine._table_cache("sardrag", path, pack)
     elsewhere = tmp_path / "other-install"
+    (elsewhere / "karma").mkdir(parents=True)
+    shutil.copy2(path, elsewhere / "karma" / path.name)  # the same file, size and time
     monkeypatch.setattr(engine, "builtin_root", lambda: elsewhere)
-    other = engine._table_cache("sardrag", elsewhere / "karma" / path.name, pack, text)
+    other = engine._table_cache("sardrag", elsewhere / "karma" / path.name, pack)
     assert here is not None and other is not None
     assert here[0] != other[0] and here[0].parent == other[0].parent
+
+
+def test_an_edited_built_in_table_is_read_again(monkeypatch, tmp_path):
+    """A cached table is not read at all, so an edit must show in the file's size or
+    time: it does, and the edited rows are what the next run draws from."""
+    from chargen import procedure
+    from chargen import tables as engine
+
+    root = tmp_path / "install"
+    shutil.copytree(engine.builtin_root() / "karma", root / "karma")
+    for module in (engine, procedure):
+        monkeypatch.setattr(module, "builtin_root", lambda: root)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("CHARGEN_NO_CACHE", raising=False)
+    assert load("karma").tables()["laster"].entries[0]["result"] == "super som ett svin"
+    cached = load("karma").tables()["laster"]
+    assert "text" not in vars(cached), "the second load did not come from the cache"
+    assert cached.text == (root / "karma" / "laster.toml").read_text(encoding="utf-8")
+    path = root / "karma" / "laster.toml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("super som ett svin", "dricker som en svamp"),
+        encoding="utf-8",
+    )
+    edited = load("karma").tables()["laster"]
+    assert edited.entries[0]["result"] == "dricker som en svamp"
+    assert load("karma").tables()["laster"].entries[0]["result"] == "dricker som en svamp"
