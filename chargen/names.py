@@ -206,18 +206,18 @@ _LOCALE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
 
 
 @lru_cache(maxsize=1)
-def _folders() -> dict[str, Path]:
+def _folders() -> dict[str, str]:
     """Faker's person-provider source files by locale, as the installed Faker lists them.
 
     Paths come only from this listing: no path is ever built from a locale a user
     or a table pack names.
     """
-    folder = faker_root() / "providers" / "person"
+    folder = os.path.join(faker_root(), "providers", "person")
     found = {}
-    with os.scandir(folder) as listing:
+    with os.scandir(folder) as listing:  # strings, not Paths: this runs in every start-up
         for entry in listing:
-            source = Path(entry.path) / "__init__.py"
-            if _LOCALE.match(entry.name) and entry.is_dir() and source.is_file():
+            source = os.path.join(entry.path, "__init__.py")
+            if _LOCALE.match(entry.name) and entry.is_dir() and os.path.isfile(source):
                 found[entry.name] = source
     return dict(sorted(found.items()))
 
@@ -238,7 +238,8 @@ def _usable() -> dict[str, None]:
     folders = _folders()
     key = zlib.crc32(
         "|".join(
-            f"{n}:{p.stat().st_size}:{int(p.stat().st_mtime)}" for n, p in folders.items()
+            f"{n}:{info.st_size}:{int(info.st_mtime)}"
+            for n, info in ((n, os.stat(p)) for n, p in folders.items())
         ).encode()
     )
     cache = cache_dir() / f"locales{_CACHE_VERSION}-{key:08x}.json"
@@ -314,11 +315,12 @@ def _provider_data(locale: str) -> dict:
     path = _folders().get(locale) if isinstance(locale, str) else None
     if path is None:
         raise unknown_locale(locale)
-    stat = path.stat()
+    stat = os.stat(path)
     key = f"{locale}-{stat.st_size}-{stat.st_mtime_ns}"
     cache = cache_dir() / f"names{_CACHE_VERSION}-{locale}-{stat.st_size}-{int(stat.st_mtime)}.json"
     cached = read_sealed(cache, key)
-    if cached and _cached_ok(cached):
+    # sealed: the very data written below, checked then (the digest finds an edit)
+    if cached and isinstance(cached, dict):
         return cached
     data = {k: v for k, v in _read_provider(locale, path).items() if k.startswith(_NAME_KEYS)}
     data = {k: dict(v) if isinstance(v, dict) else list(v) for k, v in data.items()}
@@ -327,7 +329,7 @@ def _provider_data(locale: str) -> dict:
     return data
 
 
-def _read_provider(locale: str, path: Path, depth: int = 0) -> dict:
+def _read_provider(locale: str, path: str, depth: int = 0) -> dict:
     """The class attributes of Faker's person Provider for `locale`, base locales merged.
 
     Nothing in the file is executed: each assignment's value is read by `_Literal`,
@@ -337,7 +339,8 @@ def _read_provider(locale: str, path: Path, depth: int = 0) -> dict:
     """
     import ast
 
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    with open(path, encoding="utf-8") as source:
+        tree = ast.parse(source.read(), path)
     imported: set[str] = set()
     inherited: dict = {}
     for node in tree.body:

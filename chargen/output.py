@@ -379,7 +379,7 @@ def _batch_or_roster(
         yield section_text(sections, markdown, width=width)
 
 
-_BARE_ID = re.compile(r"^(?=[a-z0-9_]*[a-z])[a-z][a-z0-9_]*$")
+_BARE_ID = re.compile(r"^[a-z][a-z0-9_]*$")  # a letter first: an id, not a number
 _DICE_WORD = re.compile(r"^\d*[dk]\d+$")
 
 

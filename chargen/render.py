@@ -27,13 +27,14 @@ _BREAKS = re.compile(r"[^\S\u00a0]+")
 
 # Text below U+0300 (Latin with its diacritics: å ö ő ű æ) is one column a character,
 # the common case, checked at C speed; anything else is counted character by character.
-_ONE_COLUMN = re.compile(r"[\x00-\u02ff]*")
+def _one_column(text: str) -> bool:
+    return not text or max(text) < "\u0300"  # at C speed, and no pattern to compile
 
 
 def display_width(text: str) -> int:
     """The columns `text` takes on a terminal: East Asian wide and fullwidth characters
     two, combining marks and other zero-width characters none, the rest one."""
-    if text.isascii() or _ONE_COLUMN.fullmatch(text):  # isascii is a flag CPython keeps
+    if text.isascii() or _one_column(text):  # isascii is a flag CPython keeps
         return len(text)
     return sum(_char_width(ch) for ch in text)
 
@@ -59,7 +60,7 @@ def rjust(text: str, width: int) -> str:
 
 def fit_prefix(text: str, columns: int) -> int:
     """How many characters of `text` fit in `columns` (at least one)."""
-    if _ONE_COLUMN.fullmatch(text):
+    if _one_column(text):
         return max(1, min(columns, len(text)))
     used = 0
     for n, ch in enumerate(text):
@@ -91,11 +92,7 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
     printed with a plain space). Explicit line breaks in `text` are kept."""
     text = str(text)
     # one column a character (nearly always): plain len, as fast as before
-    dw = (
-        len
-        if _ONE_COLUMN.fullmatch(text) and indent.isascii() and first.isascii()
-        else display_width
-    )
+    dw = len if _one_column(text) and indent.isascii() and first.isascii() else display_width
     width = max(width, dw(indent) + 2, dw(first) + 2)
     out: list[str] = []
     for n, paragraph in enumerate(str(text).split("\n")):
