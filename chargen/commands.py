@@ -651,7 +651,10 @@ def emit(
             out.write_bytes(data, stream)
         return
     with out.destination(output) as stream:
-        out.write(out.render(system, pack, items, fmt, count, step, width), stream)
+        if fmt == "jsonl":
+            out.write_jsonl(items, stream)
+        else:
+            out.write(out.render(system, pack, items, fmt, count, step, width), stream)
 
 
 def where_odds_options(func: Callable) -> Callable:

@@ -79,9 +79,9 @@ class Lines:
         if found is not None:
             dumps, newline = found.dumps, found.OPT_APPEND_NEWLINE
 
-            def fast_line(char: Any) -> str | None:
+            def fast_line(char: Any) -> bytes | None:
                 try:
-                    return dumps(char, option=newline).decode()
+                    return dumps(char, option=newline)
                 except TypeError:  # not JSON orjson writes as the standard library does
                     return None
 
@@ -92,9 +92,22 @@ class Lines:
     def line(self, char: Any) -> str:
         """`compact(char) + "\n"`, with the text of shared values reused."""
         if self.fast is not None:
-            text = self.fast(char)
-            if text is not None:
-                return text
+            data = self.fast(char)
+            if data is not None:
+                return data.decode()
+        return self._encoded(char)
+
+    def raw(self, char: Any) -> bytes:
+        """`line(char)` in UTF-8: orjson's bytes as it writes them, never decoded to
+        be encoded again."""
+        if self.fast is not None:
+            data = self.fast(char)
+            if data is not None:
+                return data
+        return self._encoded(char).encode("utf-8")
+
+    def _encoded(self, char: Any) -> str:
+        """`line(char)` by the standard library's encoder."""
         constants = getattr(char, "constants", None)
         if not constants:
             return _text(char) + "\n"
@@ -134,6 +147,13 @@ def jsonl(items: Iterable[Any]) -> Iterator[str]:
     line = Lines().line
     for item in items:
         yield line(item)
+
+
+def jsonl_utf8(items: Iterable[Any]) -> Iterator[bytes]:
+    """`jsonl`'s lines in UTF-8, for a stream that takes bytes (chargen.output)."""
+    raw = Lines().raw
+    for item in items:
+        yield raw(item)
 
 
 def json_array(items: Iterable[Any]) -> Iterator[str]:

@@ -11,11 +11,14 @@ cannot be made alone with its number: it is compared on everything but the numbe
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 
-from chargen.encode import Lines, compact
+from chargen import output
+from chargen.encode import Lines, compact, jsonl
+from chargen.errors import PipeClosed
 from chargen.procedure import generate
 from chargen.systems import load
 
@@ -42,6 +45,7 @@ def _check(system, tables, kind, options, count, seed):
         text = lines.line(char)
         assert text == compact(char) + "\n", "the spliced line is not the encoder's text"
         assert fast.line(char) == text, "orjson's line is not the standard library's"
+        assert fast.raw(char) == lines.raw(char) == text.encode("utf-8")
         alone = next(generate(system, tables, kind, options, 1, char["seed"]))
         if _numbered(char, alone):  # its template's names ran out: itself but the number
             alone = {**alone, "name": char["name"]}
@@ -163,3 +167,65 @@ def test_a_value_that_is_the_marker_is_encoded_as_it_is():
             Lines(fast=False).line(char)
             == json.dumps(char, ensure_ascii=False, separators=(",", ":")) + "\n"
         )
+
+
+class _Pipe(io.BufferedWriter):
+    """A pipe whose reader is gone after `room` bytes."""
+
+    def __init__(self, room: int) -> None:
+        super().__init__(io.BytesIO())
+        self.room = room
+
+    def write(self, data) -> int:
+        self.room -= len(data)
+        if self.room < 0:
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(data)
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["orjson", "stdlib"])
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_json_lines_written_as_bytes_are_the_text_lines(sid, fast, monkeypatch):
+    """A UTF-8 file or pipe takes a batch's lines as bytes (output.write_jsonl): the
+    very bytes the text lines make, written after what was written as text."""
+    if fast:
+        pytest.importorskip("orjson")
+    else:
+        monkeypatch.setenv("CHARGEN_NO_ORJSON", "1")
+    system = load(sid)
+    tables = system.tables()
+    chars = list(generate(system, tables, "npc", {}, 2_000, 17))
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+    stream.write("first\n")
+    output.write_jsonl(iter(chars), stream)
+    assert raw.getvalue() == ("first\n" + "".join(jsonl(chars))).encode("utf-8")
+
+
+def test_json_lines_go_as_text_where_bytes_would_differ():
+    """A stream in another encoding, a terminal (line-buffered) or one without a byte
+    buffer gets the text lines, as `write` writes them."""
+    system = load("savage")  # Hungarian: ő and ű, which latin-1 cannot hold
+    chars = list(generate(system, system.tables(), "npc", {}, 50, 3))
+    text = "".join(jsonl(chars))
+    buffered = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", line_buffering=True)
+    output.write_jsonl(iter(chars), buffered)
+    assert buffered.buffer.getvalue() == text.encode("utf-8")
+    plain = io.StringIO()
+    output.write_jsonl(iter(chars), plain)
+    assert plain.getvalue() == text
+    latin = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    with pytest.raises(UnicodeEncodeError):  # what the CLI reports as the output's encoding
+        output.write_jsonl(iter(chars), latin)
+    swedish = list(generate(load("karma"), load("karma").tables(), "npc", {}, 50, 3))
+    latin = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    output.write_jsonl(iter(swedish), latin)
+    assert latin.buffer.getvalue() == "".join(jsonl(swedish)).encode("latin-1")
+
+
+def test_json_lines_as_bytes_to_a_closed_pipe_end_quietly():
+    system = load("lef")
+    chars = generate(system, system.tables(), "npc", {}, 5_000, 3)
+    stream = io.TextIOWrapper(_Pipe(room=50_000), encoding="utf-8")
+    with pytest.raises(PipeClosed):
+        output.write_jsonl(chars, stream)
