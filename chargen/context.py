@@ -362,19 +362,7 @@ class Context:
         found = self.constants.get(ident)
         if found is None or found[0] is not among or not self._of_table(tab, among):
             return Pool(self._fitting(tab, among))
-        compiled = tab.compiled
-        banned = self.banned and self.banned & compiled.answers
-        if not compiled.conditioned and not banned and not self._pin_bans():
-            key: tuple = (tab.name, ident)  # every row of the list fits: its own pool
-        else:
-            if "gender" in compiled.facts and "gender" not in self.facts:
-                self.gender()
-            facts = self.facts
-            key = (tab.name, ident, *map(facts.get, compiled.facts, compiled.missing))
-        if compiled.conditioned and not compiled.plain:
-            key += (frozenset(self.drawn & compiled.watch),)
-        if banned:
-            key += (frozenset(banned),)
+        key = self._fit_key(tab.compiled, (tab.name, ident)) or (tab.name, ident)  # all fit
         pool = self._pools.get(key)
         if pool is None:
             pool = Pool(self._fitting(tab, among))
@@ -391,19 +379,26 @@ class Context:
             found = self._pools[key] = all(id(e) in index for e in among)
         return found
 
-    def _memo_pool(self, tab: Table) -> tuple[Any, Pool]:
-        compiled = tab.compiled
+    def _fit_key(self, compiled: Any, head: tuple) -> tuple | None:
+        """`head` and what decides which rows of a table (its `Compiled`) fit now: the
+        facts its rows are conditioned on, the drawn names they require or exclude,
+        the bans on them; None when every row fits."""
         banned = self.banned and self.banned & compiled.answers  # what bans one of its rows
         if not compiled.conditioned and not banned and not self._pin_bans():
-            return None, tab._pool  # every row fits: the table's own pool
+            return None
         if "gender" in compiled.facts and "gender" not in self.facts:
             self.gender()
-        facts = self.facts
-        key: tuple = (tab.name, *map(facts.get, compiled.facts, compiled.missing))
-        if not compiled.plain:
+        key = (*head, *map(self.facts.get, compiled.facts, compiled.missing))
+        if not compiled.plain:  # (a table without conditions is plain)
             key += (frozenset(self.drawn & compiled.watch),)
         if banned:
             key += (frozenset(banned),)
+        return key
+
+    def _memo_pool(self, tab: Table) -> tuple[Any, Pool]:
+        key = self._fit_key(tab.compiled, (tab.name,))
+        if key is None:
+            return None, tab._pool  # every row fits: the table's own pool
         pool = self._pools.get(key)
         if pool is None:
             pool = Pool(self._fitting(tab))
