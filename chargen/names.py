@@ -236,12 +236,11 @@ def is_locale(value: object) -> bool:
 def _usable() -> dict[str, None]:
     """The locales with person names, from a small index cached beside the name lists."""
     folders = _folders()
-    key = zlib.crc32(
-        "|".join(
-            f"{n}:{info.st_size}:{int(info.st_mtime)}"
-            for n, info in ((n, os.stat(p)) for n, p in folders.items())
-        ).encode()
-    )
+    stamps = []
+    for name, path in folders.items():
+        info = os.stat(path)
+        stamps.append(f"{name}:{info.st_size}:{int(info.st_mtime)}")
+    key = zlib.crc32("|".join(stamps).encode())
     cache = cache_dir() / f"locales{_CACHE_VERSION}-{key:08x}.json"
     listed = read_sealed(cache, f"{key:08x}")
     if (
