@@ -108,6 +108,7 @@ class Compiled:
         "rules",
         "conditioned",
         "facts",
+        "gendered",
         "missing",
         "plain",
         "names",
@@ -126,6 +127,7 @@ class Compiled:
         self.rules: tuple[Rule | None, ...] = tuple(rules)
         self.conditioned = any(r is not None for r in rules)
         self.facts = tuple(dict.fromkeys(f for r in rules if r is not None for f in r.facts))
+        self.gendered = "gender" in self.facts
         self.missing = (MISSING,) * len(self.facts)  # the default of each fact, for map()
         # plain: no requires/excludes, so which rows fit depends on the facts alone
         self.plain = not any(r is not None and (r.requires or r.excludes) for r in rules)
@@ -191,6 +193,46 @@ def resolve_text(
             else:
                 out.append("{" + inner + "}")
     return "".join(out)
+
+
+def filler(
+    value: Any, gender: str | None, pronouns: dict[str, tuple[str, str]] | None, words
+) -> str | None:
+    """A `str.format_map` template that fills `value` for `gender` as `resolve_text`
+    does with `extra` holding `words` (its keys): each word as ``{word!s}`` (str() of
+    its value, as resolve_text writes it), every other piece resolved already and its
+    braces doubled. None when a word is no plain identifier (format_map would read
+    it otherwise): resolve_text then fills the text itself."""
+    if isinstance(value, dict) and is_gendered(value):
+        value = value["female" if gender == "female" else "male"]
+    if not isinstance(value, str):
+        return None
+    side = 1 if gender == "female" else 0
+    table = pronouns or {}
+    out = []
+    for piece in _pieces(value):
+        if type(piece) is str:
+            out.append(_braced(piece))
+            continue
+        kind, inner, forms = piece
+        if kind == "either":
+            out.append(_braced(forms[side]))
+        elif inner in words:
+            if not (inner.isidentifier() and inner.isascii()):
+                return None
+            out.append("{" + inner + "!s}")
+        else:
+            key = inner[:1].lower() + inner[1:]
+            if key in table:
+                word = table[key][side]
+                out.append(_braced(word[:1].upper() + word[1:] if inner[:1].isupper() else word))
+            else:
+                out.append(_braced("{" + inner + "}"))
+    return "".join(out)
+
+
+def _braced(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def listed_text(

@@ -18,12 +18,12 @@ from chargen.conditions import (
     MISSING,
     Rule,
     entry_names,
-    is_gendered,
+    filler,
     resolve_text,
 )
 from chargen.dice import Roll, parse
 from chargen.errors import ChargenError, ChoiceError
-from chargen.seeds import _GOLDEN, _MASK64, _VARIANT, BODY_MASK, Stream, step_state
+from chargen.seeds import _GOLDEN, _MASK64, _VARIANT, BODY_MASK, Stream
 from chargen.seeds import salt as _salt
 from chargen.steering import Pin, Steering
 from chargen.tables import MAX_ROLL_ROWS, Pool, Table, Tables, match_choice
@@ -133,6 +133,7 @@ class Context:
         self._pools: dict[Any, Pool] = {}
         self._idsets: dict[Any, set[int]] = {}
         self._texts: tuple[dict, dict] = ({}, {})  # resolved text memo: male, female
+        self._fills: dict[tuple, str | None] = {}  # format templates of texts with words
         self._rules: dict[int, tuple[dict, Rule]] = {}
         self._option_facts: dict[tuple[str, str], str | None] = {}
         self._steering: Steering | None = None
@@ -145,7 +146,8 @@ class Context:
         """Ready the context for the character of this seed (and place in the batch)."""
         self.index = index
         self.name_space = None  # a naming step may name its space (see UniqueNames)
-        self.reseed(seed)
+        self.seed = seed  # what reseed does, inline: once a member
+        self._bases = ((seed & BODY_MASK) * _GOLDEN, seed * _GOLDEN)
         self.historik = []
         self.facts = {}
         self.drawn = set()
@@ -216,7 +218,9 @@ class Context:
 
     def setting(self, table: str, key: str) -> Any:
         """A game number from a settings table; a missing one names the file."""
-        return self.tables[table].setting(key)
+        tab = self._loaded.get(table) or self.tables[table]
+        settings = tab.settings
+        return settings[key] if key in settings else tab.setting(key)
 
     def option(self, name: str, default: Any = None) -> Any:
         value = self.options.get(name.replace("-", "_"))
@@ -247,7 +251,8 @@ class Context:
                 gender = open_[0]
             else:  # both open (or neither: the draw that cannot be made reports it)
                 stream = self._gender_stream
-                stream.state = step_state(self.seed, self._salts["gender"])
+                # step_state(self.seed, its salt), inline: once a member
+                stream.state = (self._bases[0] + self._salts["gender"]) & _MASK64
                 gender = "female" if stream.random() < 0.5 else "male"
             self.facts["gender"] = gender
         return gender
@@ -383,16 +388,25 @@ class Context:
         """`head` and what decides which rows of a table (its `Compiled`) fit now: the
         facts its rows are conditioned on, the drawn names they require or exclude,
         the bans on them; None when every row fits."""
-        banned = self.banned and self.banned & compiled.answers  # what bans one of its rows
-        if not compiled.conditioned and not banned and not self._pin_bans():
+        # (a frozenset & a set is a frozenset: the key's own, with no copy)
+        banned = self.banned and compiled.answers & self.banned  # what bans one of its rows
+        if not (compiled.conditioned or banned or self._pin_bans()):
             return None
-        if "gender" in compiled.facts and "gender" not in self.facts:
-            self.gender()
-        key = (*head, *map(self.facts.get, compiled.facts, compiled.missing))
+        facts = compiled.facts
+        if not facts:
+            key = head
+        elif len(facts) == 1:
+            if compiled.gendered and "gender" not in self.facts:
+                self.gender()
+            key = (*head, self.facts.get(facts[0], MISSING))
+        else:
+            if compiled.gendered and "gender" not in self.facts:
+                self.gender()
+            key = (*head, *map(self.facts.get, facts, compiled.missing))
         if not compiled.plain:  # (a table without conditions is plain)
-            key += (frozenset(self.drawn & compiled.watch),)
+            key += (compiled.watch & self.drawn,)
         if banned:
-            key += (frozenset(banned),)
+            key += (banned,)
         return key
 
     def _memo_pool(self, tab: Table) -> tuple[Any, Pool]:
@@ -496,13 +510,15 @@ class Context:
             if "{" not in value and "}" not in value:
                 return value
             key: Any = value
-        elif kind is dict and len(value) == 2 and is_gendered(value):
-            key = (value["male"], value["female"])
+        elif kind is dict and len(value) == 2:  # a {male, female} pair (is_gendered)
+            key = (value.get("male"), value.get("female"))
+            if not (isinstance(key[0], str) and isinstance(key[1], str)):
+                return value
         else:
             return value
         gender = self.facts.get("gender") or self.gender()
         if extra:
-            return resolve_text(value, gender, self._pronouns, extra)
+            return self._filled(value, key, gender, extra)
         texts = self._texts[gender == "female"]
         text = texts.get(key)
         if text is None:
@@ -510,6 +526,20 @@ class Context:
             if len(texts) < _POOL_MEMO:
                 texts[key] = text
         return text
+
+    def _filled(self, value: Any, key: Any, gender: str, extra: dict) -> str:
+        """`value` with `extra`'s words filled: through a format template worked out
+        once per text, gender and set of words (conditions.filler)."""
+        fills = self._fills
+        key = (key, gender, *extra)
+        fill = fills.get(key, _NOTHING)
+        if fill is _NOTHING:
+            fill = filler(value, gender, self._pronouns, extra)
+            if len(fills) < _POOL_MEMO:
+                fills[key] = fill
+        if fill is None:
+            return resolve_text(value, gender, self._pronouns, extra)
+        return fill.format_map(extra)
 
     # -- randomness --------------------------------------------------------
     def roll(self, expression: str, why: str = "") -> Roll:
@@ -661,7 +691,7 @@ class Context:
         tab = self._loaded.get(table) or self.tables[table]
         fact = fact or self._fact_for(option, table)
         wanted = self.options.get(option) if "-" not in option else self.option(option)
-        if isinstance(wanted, list | tuple):
+        if wanted is not None and isinstance(wanted, list | tuple):
             wanted = wanted[0] if wanted else None
         if (
             wanted is None

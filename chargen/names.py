@@ -538,6 +538,7 @@ class TablePicker:
         shared = tuple(settings.get("family") or ())
         self.family = {g: tuple(settings.get(f"family_{g}") or shared) for g in ("male", "female")}
         self.patronym = dict(settings.get("patronym") or {})
+        self._patronyms: dict[tuple[str, str], str] = {}  # (gender, father) -> patronym
         shared = tuple(settings.get("byname") or ())
         self.byname = {g: tuple(settings.get(f"byname_{g}") or shared) for g in ("male", "female")}
         self.byname_chance = float(settings.get("byname_chance", 1.0))
@@ -545,24 +546,29 @@ class TablePicker:
 
     def pick(self, rng, gender: str | None = None) -> tuple[str, str]:
         """(full name, gender); the gender is drawn evenly when not given."""
+        rand = rng.random  # each name: items[int(rand() * len(items))]
         if gender not in ("male", "female"):
-            gender = "female" if rng.random() < 0.5 else "male"
-        given = _one(rng, self.given[gender])
-        parts = [given]
-        if self.patronym.get(gender):
-            parts.append(_patronym(self.patronym[gender], _one(rng, self.given["male"])))
-        elif self.family[gender]:
-            parts.append(_one(rng, self.family[gender]))
+            gender = "female" if rand() < 0.5 else "male"
+        given = self.given[gender]
+        parts = [given[int(rand() * len(given))]]
+        pattern = self.patronym.get(gender)
+        if pattern:
+            fathers = self.given["male"]
+            father = fathers[int(rand() * len(fathers))]
+            made = self._patronyms.get((gender, father))
+            if made is None:
+                made = self._patronyms[(gender, father)] = _patronym(pattern, father)
+            parts.append(made)
+        else:
+            family = self.family[gender]
+            if family:
+                parts.append(family[int(rand() * len(family))])
         if self.family_first and len(parts) == 2:
             parts.reverse()
         bynames = self.byname[gender]
-        if bynames and (self.byname_chance >= 1.0 or rng.random() < self.byname_chance):
-            parts.append(_one(rng, bynames))
+        if bynames and (self.byname_chance >= 1.0 or rand() < self.byname_chance):
+            parts.append(bynames[int(rand() * len(bynames))])
         return " ".join(parts), gender
-
-
-def _one(rng, items: tuple[str, ...]) -> str:
-    return items[int(rng.random() * len(items))]
 
 
 def _patronym(pattern: str, father: str) -> str:

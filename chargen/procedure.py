@@ -397,6 +397,10 @@ class UniqueNames:
         self.before, self.after = self.whole[: self.at], self.whole[self.at + 1 :]
         self.named = self.whole[self.at : self.at + 1]
         self.spent: set[Any] = set()
+        # a naming step that reads nothing names every member in one space: once it has
+        # run out, the next member's is known to have run out before it is named
+        self.one_space = not steps[self.at].reads
+        self.last_spent = False
         # the spaces that ran out, and after how many characters: said once, at the end
         self.warned: dict[Any, int] = {}
         self.made = 0
@@ -416,22 +420,30 @@ class UniqueNames:
         walk = ctx.walk
         walk(char, self.before)
         # the state before the naming step, for a rename: a few small copies, which cost
-        # less than making the member's earlier steps again where names crowd
-        before = self._state(char, ctx)
+        # less than making the member's earlier steps again where names crowd; none when
+        # the one name space has run out (its members are numbered, not renamed)
+        before = None if self.last_spent else self._state(char, ctx)
         walk(char, self.named)
         if self.taken(char["name"]):
-            self._rename(char, ctx, seed, before)
+            self._rename(char, ctx, seed, index, before)
         walk(char, self.after)
         self._remember(char["name"])
+        self.last_spent = self.one_space and ctx.name_space in self.spent
         return char
 
-    def _rename(self, char: Character, ctx: Context, seed: int, before) -> None:
+    def _rename(self, char: Character, ctx: Context, seed: int, index: int, before) -> None:
         """Draw the naming step under new seeds until its name is free (recorded as the
-        member's seed), else keep the first name with a number."""
+        member's seed), else keep the first name with a number. `before` is the state
+        before the naming step (None: made again from the seed, as it was)."""
         space = ctx.name_space
         if space in self.spent:
             char["name"] = self._numbered(char["name"])
             return
+        if before is None:  # (a naming step that names its space from what it does not read)
+            ctx.start(seed, index)
+            again = new_character(ctx)
+            ctx.walk(again, self.before)
+            before = self._state(again, ctx)
         for attempt in range(1, self.tries + 1):
             ctx.reseed(renamed(seed, attempt))
             self._restore(char, ctx, before)
@@ -494,10 +506,12 @@ class UniqueNames:
 
     def _numbered(self, name: str) -> str:
         n = self.numbers.get(name, 1) + 1
-        while self.taken(f"{name} {n}"):
+        numbered = f"{name} {n}"
+        while self.taken(numbered):
             n += 1
+            numbered = f"{name} {n}"
         self.numbers[name] = n
-        return f"{name} {n}"
+        return numbered
 
     def _spent_warning(self, space: Any) -> None:
         if space not in self.warned:

@@ -191,7 +191,8 @@ def _loose_tables(root: Path) -> bool:
         return False
 
 
-_weight = operator.methodcaller("get", "weight", 1)  # an entry's weight (1 unless it says)
+_weight = operator.methodcaller("get", "weight", 1)
+_bisect = bisect.bisect  # an entry's weight (1 unless it says)
 
 
 class Pool:
@@ -201,18 +202,19 @@ class Pool:
     the cost of one bisect once the pool is built (build it once per batch).
     """
 
-    __slots__ = ("entries", "sums", "total", "_where", "_whole")
+    __slots__ = ("entries", "sums", "total", "_last", "_where", "_whole")
 
     def __init__(self, entries) -> None:
         self.entries = tuple(entries)
         self.sums = list(accumulate(map(float, map(_weight, self.entries))))
         self.total = self.sums[-1] if self.sums else 0.0
+        self._last = len(self.entries) - 1  # (a draw at the very top lands on the last)
         self._where: dict[int, int] | None = None  # entry -> its place (see `left`)
         self._whole = False
 
     def pick(self, rng) -> dict:
-        index = bisect.bisect(self.sums, rng.random() * self.total)
-        return self.entries[min(index, len(self.entries) - 1)]
+        index = _bisect(self.sums, rng.random() * self.total)
+        return self.entries[index if index < self._last else self._last]
 
     def _places(self) -> dict[int, int]:
         """Each entry's place (by id), built on first need with whether the weights are

@@ -12,7 +12,7 @@ import pytest
 from conftest import assert_usage_error, run
 
 from chargen import names
-from chargen.conditions import resolve_text
+from chargen.conditions import filler, resolve_text
 from chargen.errors import ChargenError, ChoiceError, TableError
 from chargen.procedure import Context, Option, Step, System, generate
 from chargen.tables import NAME_SPEC, Spec, Tables
@@ -289,6 +289,53 @@ def test_placeholders_are_filled_from_the_pronoun_set():
     da = System("x", "x", "da", "da_DK", {}, set(), [], [], lambda c, t: [], []).pronoun_set()
     assert resolve_text("{han} så {ham}, {hans} hest", "female", da) == "hun så hende, hendes hest"
     assert resolve_text("{namn} ljög", "male", sv, {"namn": "Erik"}) == "Erik ljög"
+
+
+FILLED = [
+    "{namn} {last} men {han} {dygd}",
+    "{Han} ljög om {namn}, {han/hon} var {sångare/sångerska} {{inte}} {okänd}",
+    "}}{namn}{{ {namn}{namn} {antal} gånger {Hans}",
+    "{namn} har {braces} {x.y} {0}",
+    {"male": "{namn} är kung", "female": "{namn} är drottning {hon}"},
+    "inga ord alls",
+]
+WORDS = [
+    {"namn": "Erik", "last": "super {han}", "dygd": "håller {{ sitt ord", "antal": 3},
+    {"namn": "Åsa {x}", "braces": "{}", "antal": 2.5, "x.y": "punkt"},
+    {"0": "noll", "namn": None},
+]
+
+
+@pytest.mark.parametrize("text", FILLED)
+def test_a_filler_template_fills_as_resolve_text_does(text):
+    """Context.text with words goes through a format template (conditions.filler):
+    for every gender and set of words it is resolve_text's text, braces, pronouns,
+    unknown placeholders and words that are no plain names (left to resolve_text:
+    None) included."""
+    sv = make_system().pronoun_set()
+    for gender in ("male", "female"):
+        for words in WORDS:
+            fill = filler(text, gender, sv, words)
+            expected = resolve_text(text, gender, sv, words)
+            if any(w in words and not w.isidentifier() for w in ("x.y", "0")) and (
+                "{x.y}" in str(text) or "{0}" in str(text)
+            ):
+                assert fill is None
+            else:
+                assert fill is not None and fill.format_map(words) == expected, (text, words)
+
+
+def test_ctx_text_with_words_is_resolve_text(pack):
+    system, tables = pack
+    ctx = Context(system, tables, "pc", {})
+    ctx.start(3, 0)
+    for gender in ("male", "female"):
+        ctx.facts["gender"] = gender
+        for text in FILLED:
+            for words in WORDS:
+                for _ in range(2):  # worked out, then from the memo
+                    expected = resolve_text(text, gender, ctx._pronouns, words)
+                    assert ctx.text(text, **words) == expected
 
 
 def test_ctx_text_resolves_a_spec_field_of_type_text(pack):

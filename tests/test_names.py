@@ -91,3 +91,66 @@ def test_names_that_run_out_are_said_once_and_numbered():
     assert result.stderr.count("the names ran out") == 1 and "numbered" in result.stderr
     names = [line.split('"name":"', 1)[1].split('"', 1)[0] for line in result.stdout.splitlines()]
     assert _repeats(names) == {} and any(NUMBERED.match(n) for n in names)
+
+
+def _kept_for_every_member(monkeypatch):
+    """UniqueNames as it would be keeping the state before naming for every member."""
+    from chargen import procedure
+
+    monkeypatch.setattr(
+        procedure.UniqueNames,
+        "last_spent",
+        property(lambda s: False, lambda s, v: None),
+        raising=False,
+    )
+
+
+def test_a_batch_whose_names_ran_out_is_the_batch_that_keeps_every_state(monkeypatch):
+    """karma names every NPC in one space (its naming step reads nothing): once that
+    space has run out, a member keeps no copy of its state before naming (it will be
+    numbered, not renamed). The batch, which forgets its names twice here and fills
+    the space again, is the batch that keeps the copy for every member."""
+    from chargen import procedure
+
+    system = load("karma")._replace(unique_names=12_000)  # forgets twice in 30,000
+    tables = system.tables()
+    kept = []
+    state = procedure.UniqueNames._state
+    monkeypatch.setattr(
+        procedure.UniqueNames, "_state", staticmethod(lambda c, x: kept.append(1) or state(c, x))
+    )
+    lazy = [compact(c) for c in generate(system, tables, "npc", {}, 30_000, 4)]
+    assert len(kept) < 30_000 // 2, "members whose space ran out still kept their state"
+    _kept_for_every_member(monkeypatch)
+    assert lazy == [compact(c) for c in generate(system, tables, "npc", {}, 30_000, 4)]
+
+
+def test_a_rename_without_the_state_before_naming_makes_the_same_member(monkeypatch):
+    """A naming step that names its space from what it does not read (a plugin's, say:
+    here karma's, naming each template apart) can meet a member whose space is still
+    open after one whose space ran out: its earlier steps are made again for the
+    rename, and the batch is the batch that keeps every state."""
+    from chargen import procedure
+
+    plain = load("karma")
+    namn = next(s for s in plain.npc if s.naming)
+
+    def by_template(char, ctx):
+        namn.run(char, ctx)
+        ctx.name_space = char["template"]
+
+    steps = [s._replace(run=by_template) if s.naming else s for s in plain.npc]
+    system = plain._replace(npc=steps)
+    tables = system.tables()
+    again = []
+    rename = procedure.UniqueNames._rename
+
+    def counted(self, char, ctx, seed, index, before):
+        again.append(before is None and ctx.name_space not in self.spent)
+        return rename(self, char, ctx, seed, index, before)
+
+    monkeypatch.setattr(procedure.UniqueNames, "_rename", counted)
+    lazy = [compact(c) for c in generate(system, tables, "npc", {}, 8_000, 4)]
+    assert sum(again) > 0, "no rename made a member's earlier steps again"
+    _kept_for_every_member(monkeypatch)
+    assert lazy == [compact(c) for c in generate(system, tables, "npc", {}, 8_000, 4)]
