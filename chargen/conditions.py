@@ -113,6 +113,7 @@ class Compiled:
         "plain",
         "names",
         "index",
+        "marks",
         "watch",
         "answers",
     )
@@ -133,6 +134,11 @@ class Compiled:
         self.plain = not any(r is not None and (r.requires or r.excludes) for r in rules)
         self.names: tuple[frozenset[str], ...] = tuple(entry_names(e) for e in entries)
         self.index = {id(e): i for i, e in enumerate(entries)}  # entry -> its position
+        # entry -> (the names it answers to, what it excludes): what noting it records
+        self.marks = {
+            id(e): (n, r.excludes if r is not None else frozenset())
+            for e, n, r in zip(entries, self.names, self.rules, strict=True)
+        }
         # the drawn names that can change which rows fit, and the names rows answer to
         self.watch = frozenset().union(*(r.requires | r.excludes for r in rules if r is not None))
         self.answers = frozenset().union(*self.names)

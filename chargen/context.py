@@ -81,8 +81,9 @@ class Context:
     `begin` for each step, whose draws come from `rng`, the step's own stream. Per
     character it keeps the facts decided so far (`facts`), the names (ids and tags)
     of the rows drawn (`drawn`), what they exclude (`banned`) and the rows themselves
-    (`drawn_rows`, `(table name, entry)` pairs), so that every draw through the
-    context takes only rows whose conditions hold (see chargen/conditions.py).
+    (`drawn_rows`, `(table name, entry)` pairs, while `keep_rows`: generate keeps them
+    for a trace), so that every draw through the context takes only rows whose
+    conditions hold (see chargen/conditions.py).
 
     What a batch works out once from its tables and options (a template's plan, the
     rows that fit a set of facts) is kept by `memo`; `shared` is state the members
@@ -129,6 +130,7 @@ class Context:
         self.drawn: set[str] = set()
         self.banned: set[str] = set()
         self.drawn_rows: list[tuple[str, dict]] = []
+        self.keep_rows = True  # whether drawn_rows is kept (generate: for a trace only)
         self._pronouns = system.pronoun_set()
         self._pools: dict[Any, Pool] = {}
         self._idsets: dict[Any, set[int]] = {}
@@ -434,20 +436,20 @@ class Context:
         else:
             tab = table
         if tab is not None:
-            compiled = tab.compiled
-            index = compiled.index.get(id(entry))
+            marks = tab.compiled.marks.get(id(entry))
             name = tab.name
         else:
-            index, name = None, ""
-        if index is not None:
-            rule, names = compiled.rules[index], compiled.names[index]
-        else:
-            rule, names = self._rule(entry), entry_names(entry)
+            marks, name = None, ""
+        if marks is None:  # not a row of the table
+            rule = self._rule(entry)
+            marks = entry_names(entry), rule.excludes if rule is not None else None
+        names, excludes = marks
         if names:
             self.drawn.update(names)
-        if rule is not None and rule.excludes:
-            self.banned.update(rule.excludes)
-        self.drawn_rows.append((name, entry))
+        if excludes:
+            self.banned.update(excludes)
+        if self.keep_rows:
+            self.drawn_rows.append((name, entry))
 
     def pick(self, table: str, among: list[dict] | None = None) -> dict:
         """One weighted random row that fits (noted)."""

@@ -603,6 +603,7 @@ def generate(
         prompter = replay(answers, tables)
     ctx = Context(system, tables, kind, options, count, batch_seed, locale, prompter)
     ctx.variants = dict(variants or {})
+    ctx.keep_rows = trace is not None  # the rows drawn, for a trace to check
     ctx.steering()
     if system.check_options is not None:
         system.check_options(ctx)

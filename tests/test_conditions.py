@@ -15,6 +15,7 @@ from chargen import names
 from chargen.conditions import filler, resolve_text
 from chargen.errors import ChargenError, ChoiceError, TableError
 from chargen.procedure import Context, Option, Step, System, generate
+from chargen.systems import load
 from chargen.tables import NAME_SPEC, Spec, Tables
 
 SPECS = {
@@ -411,6 +412,28 @@ def test_every_drawn_row_is_recorded_and_holds(pack):
             assert ctx._rule(entry) is None or ctx._rule(entry).holds(ctx.facts)
 
     chars(pack, 200, trace=check)
+
+
+def test_the_rows_drawn_are_kept_for_a_trace_only(monkeypatch):
+    """A batch without a trace keeps no list of its rows (no one reads it); what the
+    rows drawn name and exclude is kept either way, since the next draws need it."""
+    from chargen import context
+
+    system = load("karma")
+    seen = []
+    start = context.Context.start
+
+    def watched(self, seed, index):
+        seen.append(self)
+        start(self, seed, index)
+
+    monkeypatch.setattr(context.Context, "start", watched)
+    plain = list(generate(system, system.tables(), "npc", {}, 50, 3))
+    ctx = seen[-1]
+    assert not ctx.keep_rows and ctx.drawn_rows == [] and ctx.drawn
+    traced = list(generate(system, system.tables(), "npc", {}, 50, 3, trace=lambda c, x: None))
+    assert seen[-1].keep_rows and seen[-1].drawn_rows
+    assert plain == traced
 
 
 def test_a_fast_pool_is_memoised_per_fact_values(pack):
