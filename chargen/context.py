@@ -133,6 +133,7 @@ class Context:
         self.keep_rows = True  # whether drawn_rows is kept (generate: for a trace only)
         self._pronouns = system.pronoun_set()
         self._pools: dict[Any, Pool] = {}
+        self._amongs: dict[int, tuple] = {}  # the memo's lists drawn among (see _among)
         self._idsets: dict[Any, set[int]] = {}
         self._texts: tuple[dict, dict] = ({}, {})  # resolved text memo: male, female
         self._fills: dict[tuple, str | None] = {}  # format templates of texts with words
@@ -365,11 +366,15 @@ class Context:
         """The rows of `among` that fit now, as a Pool. A list the batch's memo made
         (so it lives as long as the batch) whose rows are all the table's is memoised
         like the whole table's pool, by what decides which of its rows fit."""
-        ident = id(among)
-        found = self.constants.get(ident)
-        if found is None or found[0] is not among or not self._of_table(tab, among):
+        known = self._amongs.get(id(among))
+        if known is None or known[0] is not among or known[1] is not tab:
+            known = self._among(tab, among)
+            if known is None:
+                return Pool(self._fitting(tab, among))
+        head = known[2]
+        if head is None:  # a row of the list is not the table's
             return Pool(self._fitting(tab, among))
-        key = self._fit_key(tab.compiled, (tab.name, ident)) or (tab.name, ident)  # all fit
+        key = self._fit_key(tab.compiled, head) or head  # (head alone: all fit)
         pool = self._pools.get(key)
         if pool is None:
             pool = Pool(self._fitting(tab, among))
@@ -377,14 +382,18 @@ class Context:
                 self._pools[key] = pool
         return pool
 
-    def _of_table(self, tab: Table, among: list[dict]) -> bool:
-        """Whether every row of `among` is one of the table's (once per list)."""
-        key = ("of", tab.name, id(among))
-        found = self._pools.get(key)
-        if found is None:
-            index = tab.compiled.index
-            found = self._pools[key] = all(id(e) in index for e in among)
-        return found
+    def _among(self, tab: Table, among: list[dict]) -> tuple | None:
+        """For a list the memo made: (the list, the table, the head of its pools' keys,
+        None when a row of it is not the table's), kept once per list and table; None
+        for any other list (it may not live as long as the batch)."""
+        ident = id(among)
+        found = self.constants.get(ident)
+        if found is None or found[0] is not among:
+            return None
+        index = tab.compiled.index
+        head = (tab.name, ident) if all(id(e) in index for e in among) else None
+        known = self._amongs[ident] = (among, tab, head)
+        return known
 
     def _fit_key(self, compiled: Any, head: tuple) -> tuple | None:
         """`head` and what decides which rows of a table (its `Compiled`) fit now: the
@@ -453,7 +462,7 @@ class Context:
 
     def pick(self, table: str, among: list[dict] | None = None) -> dict:
         """One weighted random row that fits (noted)."""
-        tab = self.tables[table]
+        tab = self._loaded.get(table) or self.tables[table]
         pool = self._memo_pool(tab)[1] if among is None else self._among_pool(tab, among)
         if not pool.entries:
             raise self._none_fit(tab)
@@ -466,7 +475,7 @@ class Context:
     ) -> list[dict]:
         """`count` different rows that fit, by weight; each is checked beside the ones
         drawn before it (noted)."""
-        tab = self.tables[table]
+        tab = self._loaded.get(table) or self.tables[table]
         if not exclude:
             return self._draw(tab, count, among)
         return self._draw(tab, count, list(tab.entries if among is None else among), exclude)

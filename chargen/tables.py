@@ -202,7 +202,7 @@ class Pool:
     the cost of one bisect once the pool is built (build it once per batch).
     """
 
-    __slots__ = ("entries", "sums", "total", "_last", "_where", "_whole")
+    __slots__ = ("entries", "sums", "total", "_last", "_where", "_whole", "_unit")
 
     def __init__(self, entries) -> None:
         self.entries = tuple(entries)
@@ -210,7 +210,7 @@ class Pool:
         self.total = self.sums[-1] if self.sums else 0.0
         self._last = len(self.entries) - 1  # (a draw at the very top lands on the last)
         self._where: dict[int, int] | None = None  # entry -> its place (see `left`)
-        self._whole = False
+        self._whole = self._unit = False
 
     def pick(self, rng) -> dict:
         index = _bisect(self.sums, rng.random() * self.total)
@@ -223,6 +223,8 @@ class Pool:
         if where is None:
             where = self._where = {id(e): i for i, e in enumerate(self.entries)}
             self._whole = self.total < 2**53 and all(s.is_integer() for s in self.sums)
+            # every weight 1: the running sums are 1, 2, 3 ... (see _land_unit)
+            self._unit = self._whole and self.total == len(self.entries)
         return where
 
     def left(self, taken: list[dict]) -> list[int]:
@@ -268,6 +270,8 @@ class Pool:
             for _ in range(count):
                 out.append(self.pick_without(rng, out) if out else self.pick(rng))
             return out
+        if self._unit:
+            return self._pick_many_unit(rng, count)
         shares: list[tuple[float, float]] = []  # of the entries taken, in the pool's order
         taken = 0.0
         for _ in range(count):
@@ -276,6 +280,27 @@ class Pool:
             bisect.insort(shares, share)
             taken += share[1]
             out.append(self.entries[index])
+        return out
+
+    def _pick_many_unit(self, rng, count: int) -> list[dict]:
+        """pick_many where every weight is 1, in whole places: `_land` steps a draw
+        over each taken row's share (its start, a whole number, at or below the point
+        adds 1), and the sums 1, 2, 3 ... put the point at the place of its whole part,
+        so counting in places lands where it does, from the same numbers."""
+        entries, last = self.entries, self._last
+        size = len(entries)
+        taken: list[int] = []  # the places taken, in order
+        out: list[dict] = []
+        for k in range(count):
+            place = int(rng.random() * (size - k))
+            for before in taken:
+                if before > place:
+                    break
+                place += 1
+            if place > last:
+                place = last
+            bisect.insort(taken, place)
+            out.append(entries[place])
         return out
 
     def __bool__(self) -> bool:

@@ -91,20 +91,23 @@ def test_normalize_takes_hyphens_spaces_and_case():
     assert normalize(" nagyon szivos ") == "nagyon_szivos"
 
 
-@pytest.mark.parametrize("fractional", [False, True])
-def test_drawing_several_rows_at_once_picks_what_one_at_a_time_picks(fractional):
+@pytest.mark.parametrize("weights_are", ["whole", "fractional", "all 1"])
+def test_drawing_several_rows_at_once_picks_what_one_at_a_time_picks(weights_are):
     """Pool.pick_many (a leisure skill draw, any steady draw of several rows) gives what
     picking from a pool of the rows not yet taken gives, one at a time, from the same
-    numbers (what Pool.pick_without promises too)."""
+    numbers (what Pool.pick_without promises too), whether its weights are whole
+    numbers, fractions or all 1 (counted in places, Pool._pick_many_unit)."""
     from chargen.seeds import Stream
     from chargen.tables import Pool
 
     pick = random.Random(5)
     for case in range(3000):
-        size = pick.randint(1, 12)
+        size = pick.randint(1, 12 if weights_are != "all 1" else 60)
         weights = [pick.choice([1, 1, 2, 3, 5, 10, 250]) for _ in range(size)]
-        if fractional:  # (a table's weights are above 0: tables.py refuses others)
+        if weights_are == "fractional":  # (a table's weights are above 0: tables.py refuses others)
             weights = [w + pick.choice([0, 0.25, 0.1]) for w in weights]
+        if weights_are == "all 1":
+            weights = [1] * size
         entries = [{"id": f"r{i}", "weight": w} for i, w in enumerate(weights)]
         pool = Pool(entries)
         count = pick.randint(1, size + 1)

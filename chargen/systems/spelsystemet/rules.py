@@ -368,7 +368,7 @@ def martial_art(row: dict, values: dict, labels: dict, rules: dict, grund: str) 
     the unarmed row: its damage is the document's code `stridskonst_skada` from the
     Grundskada, with Obeväpnad's own "*" minimum (a martial artist hits no weaker than
     anyone); where that minimum leaves it as it was, `stridskonst_oforandrad` says so."""
-    held = [k for k in values if k.startswith("stridskonst_") and values[k] > 0]
+    held = [k for k in values if k[:12] == "stridskonst_" and values[k] > 0]  # (12: its length)
     if not held:
         return
     key = max(held, key=lambda k: (values[k], k))
