@@ -203,42 +203,44 @@ def resolve_text(
 
 def filler(
     value: Any, gender: str | None, pronouns: dict[str, tuple[str, str]] | None, words
-) -> str | None:
-    """A `str.format_map` template that fills `value` for `gender` as `resolve_text`
-    does with `extra` holding `words` (its keys): each word as ``{word!s}`` (str() of
-    its value, as resolve_text writes it), every other piece resolved already and its
-    braces doubled. None when a word is no plain identifier (format_map would read
-    it otherwise): resolve_text then fills the text itself."""
+) -> tuple | None:
+    """`value` resolved for `gender` as `resolve_text` resolves it with `extra`
+    holding `words` (its keys), but for the words themselves: a tuple of literal runs
+    and ``(word,)`` places, which `fill` fills (once worked out, a text with words
+    costs one join a character). None for a value that is not text."""
     if isinstance(value, dict) and is_gendered(value):
         value = value["female" if gender == "female" else "male"]
     if not isinstance(value, str):
         return None
     side = 1 if gender == "female" else 0
     table = pronouns or {}
-    out = []
+    out: list = []
     for piece in _pieces(value):
         if type(piece) is str:
-            out.append(_braced(piece))
+            out.append(piece)
             continue
         kind, inner, forms = piece
         if kind == "either":
-            out.append(_braced(forms[side]))
+            out.append(forms[side])
         elif inner in words:
-            if not (inner.isidentifier() and inner.isascii()):
-                return None
-            out.append("{" + inner + "!s}")
+            out.append((inner,))
+            continue
         else:
             key = inner[:1].lower() + inner[1:]
             if key in table:
                 word = table[key][side]
-                out.append(_braced(word[:1].upper() + word[1:] if inner[:1].isupper() else word))
+                out.append(word[:1].upper() + word[1:] if inner[:1].isupper() else word)
             else:
-                out.append(_braced("{" + inner + "}"))
-    return "".join(out)
+                out.append("{" + inner + "}")
+        if len(out) > 1 and type(out[-2]) is str:  # literal runs side by side are one
+            out[-2:] = [out[-2] + out[-1]]
+    return tuple(out)
 
 
-def _braced(text: str) -> str:
-    return text.replace("{", "{{").replace("}", "}}")
+def fill(pieces: tuple, extra: dict[str, Any]) -> str:
+    """A `filler` tuple with the words of `extra` in their places (as str() writes them,
+    as resolve_text does)."""
+    return "".join([p if type(p) is str else str(extra[p[0]]) for p in pieces])
 
 
 def listed_text(

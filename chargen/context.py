@@ -18,6 +18,7 @@ from chargen.conditions import (
     MISSING,
     Rule,
     entry_names,
+    fill,
     filler,
     resolve_text,
 )
@@ -136,7 +137,7 @@ class Context:
         self._amongs: dict[int, tuple] = {}  # the memo's lists drawn among (see _among)
         self._idsets: dict[Any, set[int]] = {}
         self._texts: tuple[dict, dict] = ({}, {})  # resolved text memo: male, female
-        self._fills: dict[tuple, str | None] = {}  # format templates of texts with words
+        self._fills: dict[tuple, tuple | None] = {}  # texts with words, resolved but for them
         self._rules: dict[int, tuple[dict, Rule]] = {}
         self._option_facts: dict[tuple[str, str], str | None] = {}
         self._steering: Steering | None = None
@@ -539,18 +540,18 @@ class Context:
         return text
 
     def _filled(self, value: Any, key: Any, gender: str, extra: dict) -> str:
-        """`value` with `extra`'s words filled: through a format template worked out
-        once per text, gender and set of words (conditions.filler)."""
+        """`value` with `extra`'s words filled: the rest of it resolved once per text,
+        gender and set of words (conditions.filler), the words joined in."""
         fills = self._fills
         key = (key, gender, *extra)
-        fill = fills.get(key, _NOTHING)
-        if fill is _NOTHING:
-            fill = filler(value, gender, self._pronouns, extra)
+        pieces = fills.get(key, _NOTHING)
+        if pieces is _NOTHING:
+            pieces = filler(value, gender, self._pronouns, extra)
             if len(fills) < _POOL_MEMO:
-                fills[key] = fill
-        if fill is None:
+                fills[key] = pieces
+        if pieces is None:
             return resolve_text(value, gender, self._pronouns, extra)
-        return fill.format_map(extra)
+        return fill(pieces, extra)
 
     # -- randomness --------------------------------------------------------
     def roll(self, expression: str, why: str = "") -> Roll:

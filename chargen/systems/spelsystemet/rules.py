@@ -107,6 +107,8 @@ def roller(expression: str) -> Callable[[Callable[[], float]], int]:
             count, sides, base = term.count, term.sides, dice.modifier + term.count
             if count == 1:
                 return lambda rand: base + int(rand() * sides)
+            if count == 2:
+                return lambda rand: base + int(rand() * sides) + int(rand() * sides)
             if count == 3:
                 return lambda rand: (
                     base + int(rand() * sides) + int(rand() * sides) + int(rand() * sides)
