@@ -502,7 +502,7 @@ class Context:
         for _ in range(count):
             if drawn and not steady:
                 chooser = self._memo_pool(tab)[1] if pool is None else self._among_pool(tab, pool)
-            if len(chooser.entries) - len(chooser.left(drawn)) <= 0:
+            if len(chooser.entries) - (len(chooser.left(drawn)) if drawn else 0) <= 0:
                 raise ChargenError(
                     f"table {tab.name} ({tab.path}) has {len(drawn)} entries that fit "
                     f"this character to draw from, not the {count} asked for"
