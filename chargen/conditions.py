@@ -171,43 +171,25 @@ def resolve_text(
     """The text for a reader: a {male, female} value by gender, then placeholders filled.
 
     A value that is not text (None, a number) is returned as it is. A text is read
-    into its pieces once (`_pieces`) and filled by joining them: placeholders are only
-    `{male/female}`, a pronoun of the set and the words in `extra`; anything else
-    between braces is kept as written.
+    into its pieces once (`_pieces`), resolved (`filler`) and joined with the words of
+    `extra` (`fill`): placeholders are only `{male/female}`, a pronoun of the set and
+    the words in `extra`; anything else between braces is kept as written.
     """
     if isinstance(value, dict) and is_gendered(value):
         value = value["female" if gender == "female" else "male"]
     if not isinstance(value, str) or "{" not in value and "}" not in value:
         return value
-    side = 1 if gender == "female" else 0
-    table = pronouns or {}
-    out = []
-    for piece in _pieces(value):
-        if type(piece) is str:
-            out.append(piece)
-            continue
-        kind, inner, forms = piece
-        if kind == "either":
-            out.append(forms[side])
-        elif extra and inner in extra:
-            out.append(str(extra[inner]))
-        else:
-            key = inner[:1].lower() + inner[1:]
-            if key in table:
-                word = table[key][side]
-                out.append(word[:1].upper() + word[1:] if inner[:1].isupper() else word)
-            else:
-                out.append("{" + inner + "}")
-    return "".join(out)
+    words = extra or {}
+    return fill(filler(value, gender, pronouns, words), words)
 
 
 def filler(
     value: Any, gender: str | None, pronouns: dict[str, tuple[str, str]] | None, words
 ) -> tuple | None:
-    """`value` resolved for `gender` as `resolve_text` resolves it with `extra`
-    holding `words` (its keys), but for the words themselves: a tuple of literal runs
-    and ``(word,)`` places, which `fill` fills (once worked out, a text with words
-    costs one join a character). None for a value that is not text."""
+    """`value` resolved for `gender` (see resolve_text) but for the placeholders that
+    name one of `words`: a tuple of literal runs and ``(word,)`` places, which `fill`
+    fills, so that a text with words, once worked out, costs one join a character
+    (Context.text). None for a value that is not text."""
     if isinstance(value, dict) and is_gendered(value):
         value = value["female" if gender == "female" else "male"]
     if not isinstance(value, str):
@@ -238,8 +220,7 @@ def filler(
 
 
 def fill(pieces: tuple, extra: dict[str, Any]) -> str:
-    """A `filler` tuple with the words of `extra` in their places (as str() writes them,
-    as resolve_text does)."""
+    """A `filler` tuple with the words of `extra` in their places, as str() writes them."""
     return "".join([p if type(p) is str else str(extra[p[0]]) for p in pieces])
 
 
