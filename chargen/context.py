@@ -150,8 +150,7 @@ class Context:
         """Ready the context for the character of this seed (and place in the batch)."""
         self.index = index
         self.name_space = None  # a naming step may name its space (see UniqueNames)
-        self.seed = seed  # what reseed does, inline: once a member
-        self._bases = ((seed & BODY_MASK) * _GOLDEN, seed * _GOLDEN)
+        self.reseed(seed)
         self.historik = []
         self.facts = {}
         self.drawn = set()
@@ -404,16 +403,14 @@ class Context:
         banned = self.banned and compiled.answers & self.banned  # what bans one of its rows
         if not (compiled.conditioned or banned or self._pin_bans()):
             return None
+        if compiled.gendered and "gender" not in self.facts:
+            self.gender()
         facts = compiled.facts
         if not facts:
             key = head
         elif len(facts) == 1:
-            if compiled.gendered and "gender" not in self.facts:
-                self.gender()
             key = (*head, self.facts.get(facts[0], MISSING))
         else:
-            if compiled.gendered and "gender" not in self.facts:
-                self.gender()
             key = (*head, *map(self.facts.get, facts, compiled.missing))
         if not compiled.plain:  # (a table without conditions is plain)
             key += (compiled.watch & self.drawn,)

@@ -412,13 +412,12 @@ class UniqueNames:
 
     def make(self, seed: int, index: int) -> dict:
         ctx = self.ctx
-        ctx.start(seed, index)
         if not self.partial:
+            ctx.start(seed, index)
             char = make_character(ctx, self.whole)
             return self._settle(char, seed, index)
-        char = new_character(ctx)
+        char = self._before_naming(seed, index)
         walk = ctx.walk
-        walk(char, self.before)
         # the state before the naming step, for a rename: a few small copies, which cost
         # less than making the member's earlier steps again where names crowd; none when
         # the one name space has run out (its members are numbered, not renamed)
@@ -431,6 +430,14 @@ class UniqueNames:
         self.last_spent = self.one_space and ctx.name_space in self.spent
         return char
 
+    def _before_naming(self, seed: int, index: int) -> Character:
+        """The member of this seed made up to its naming step."""
+        ctx = self.ctx
+        ctx.start(seed, index)
+        char = new_character(ctx)
+        ctx.walk(char, self.before)
+        return char
+
     def _rename(self, char: Character, ctx: Context, seed: int, index: int, before) -> None:
         """Draw the naming step under new seeds until its name is free (recorded as the
         member's seed), else keep the first name with a number. `before` is the state
@@ -440,10 +447,7 @@ class UniqueNames:
             char["name"] = self._numbered(char["name"])
             return
         if before is None:  # (a naming step that names its space from what it does not read)
-            ctx.start(seed, index)
-            again = new_character(ctx)
-            ctx.walk(again, self.before)
-            before = self._state(again, ctx)
+            before = self._state(self._before_naming(seed, index), ctx)
         for attempt in range(1, self.tries + 1):
             ctx.reseed(renamed(seed, attempt))
             self._restore(char, ctx, before)

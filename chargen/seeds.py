@@ -50,10 +50,7 @@ def character_seed(batch_seed: int, index: int) -> int:
     if index == 0:
         return batch_seed
     z = (batch_seed * _GOLDEN + index * 0xBF58476D1CE4E5B9) & _MASK64
-    # _mix(z), inline: once a member of every batch
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return (z ^ (z >> 31)) % SEED_LIMIT
+    return _mix(z) % SEED_LIMIT
 
 
 def renamed(seed: int, attempt: int) -> int:

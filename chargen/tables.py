@@ -191,8 +191,8 @@ def _loose_tables(root: Path) -> bool:
         return False
 
 
-_weight = operator.methodcaller("get", "weight", 1)
-_bisect = bisect.bisect  # an entry's weight (1 unless it says)
+_weight = operator.methodcaller("get", "weight", 1)  # an entry's weight (1 unless it says)
+_bisect = bisect.bisect
 
 
 class Pool:
@@ -223,7 +223,7 @@ class Pool:
         if where is None:
             where = self._where = {id(e): i for i, e in enumerate(self.entries)}
             self._whole = self.total < 2**53 and all(s.is_integer() for s in self.sums)
-            # every weight 1: the running sums are 1, 2, 3 ... (see _land_unit)
+            # every weight 1: the running sums are 1, 2, 3 ... (see _pick_many_unit)
             self._unit = self._whole and self.total == len(self.entries)
         return where
 
