@@ -21,7 +21,7 @@ from chargen.errors import (
     TableError,
     did_you_mean,
 )
-from chargen.systems import available, load
+from chargen.systems import BUILTIN, available, load, loadable
 
 FORMATS = ("table", "json", "jsonl", "markdown")
 PRINT_FORMATS = ("html", "pdf")  # printable sheets and NPC cards (chargen/printable.py)
@@ -366,9 +366,10 @@ def _generate_command(system, kind: str, step) -> click.Command:
             "where",
             default=None,
             metavar="EXPR",
-            help="Only characters that satisfy EXPR (README: --where), e.g. "
-            "'grundegenskaper.psyke >= 4 and \"munk\" in bakgrunder'; -n N is N matches, "
-            f"from at most {WHERE_TRIES:,} (or 1,000 per match asked) tries.",
+            help="Only characters that satisfy EXPR (README: --where)"
+            + (f", e.g. '{system.where_example}'" if system.where_example else "")
+            + f"; -n N is N matches, from at most {WHERE_TRIES:,} (or 1,000 per match "
+            "asked) tries.",
         )(command)
         command = where_odds_options(command)
     command = click.option(
@@ -794,7 +795,7 @@ def reroll_variants(system, kind: str, step, words) -> dict[str, int]:
         if name == "name" and naming is not None:
             name = naming
         if name not in ids:
-            valid = ids + (["name"] if naming is not None else [])
+            valid = ids + (["name"] if naming not in (None, "name") else [])
             raise ChoiceError("--reroll step", name, valid)
         variants[name] = variants.get(name, 0) + k
     return variants
@@ -975,12 +976,13 @@ def systems_command(fmt: str, width: int | None) -> None:
     from chargen import output as out
 
     rows = []
-    for sid in available():
-        system = load(sid)
+    for system in loadable(
+        available(), lambda text: click.echo(f"chargen: warning: {text}", err=True)
+    ):
         steps = [s.id for s in system.pc if s.command]
         rows.append(
             {
-                "id": sid,
+                "id": system.id,
                 "name": system.name,
                 "language": system.language,
                 "locale": system.locale,
@@ -1043,6 +1045,7 @@ def tables_list(system_id, tables_dirs, fmt, width) -> None:
     for sid in _systems_for(system_id):
         pack = load(sid).tables(_overlay_paths(tables_dirs), tuple(available()))
         builtin = pack.dirs[0]
+        own = "built-in" if sid in BUILTIN else "plugin"  # (a plugin's own tables)
         for name in pack.names():
             table = pack[name]
             rows.append(
@@ -1052,9 +1055,7 @@ def tables_list(system_id, tables_dirs, fmt, width) -> None:
                     "kind": table.kind,
                     "die": table.die.text if table.die else None,
                     "entries": len(table.entries),
-                    "source": "built-in"
-                    if pack.files[name].parent == builtin
-                    else str(pack.files[name]),
+                    "source": own if pack.files[name].parent == builtin else str(pack.files[name]),
                     "description": table.description,
                 }
             )
@@ -1148,13 +1149,19 @@ def tables_check(directory, system_id) -> None:
             )
     problems = []
     checked = 0
-    for sid in systems:
-        pack = load(sid).tables(overlays, known)
+    unloadable: list[str] = []  # plugins that cannot be imported: the others are checked
+    loaded = loadable(systems, unloadable.append) if system_id is None else [load(system_id)]
+    for system in loaded:
+        pack = system.tables(overlays, known)
         pack.thorough = True  # a trial of every entry of the user's tables
         problems += pack.check()
         checked += len(pack.names())
     if problems:
         raise TableError(problems)
+    if unloadable:
+        raise ChargenError(
+            "; ".join(unloadable) + f" (the other {len(loaded)} system(s) have no problems)"
+        )
     click.echo(f"ok: {checked} tables in {len(systems)} system(s), no problems", err=True)
 
 

@@ -746,7 +746,9 @@ def templates_listing(table, fmt: str, pack, width: int = 80) -> Iterator[str]:
         return
     labels = pack.labels
     heads = ["--template", labels.word("name"), labels.word("description")]
-    yield grid([list(r.values()) for r in rows], heads, fmt == "markdown", width)
+    if not any(r["description"] for r in rows):  # templates without descriptions: no column
+        heads.pop()
+    yield grid([list(r.values())[: len(heads)] for r in rows], heads, fmt == "markdown", width)
 
 
 def _text_list(value: Any) -> str:

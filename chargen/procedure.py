@@ -141,6 +141,9 @@ class System(NamedTuple):
     # The Foundry VTT game system its characters export to with `-f foundry`: the target
     # module chargen.export.<foundry> ("swade", "worldbuilding", "brp"); "": none.
     foundry: str = ""
+    # An example of `--where EXPR` for its help, on fields its PCs and NPCs both have
+    # (tests/test_where.py holds that random ones match it); "": the help shows none.
+    where_example: str = ""
 
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
@@ -526,8 +529,11 @@ class UniqueNames:
         many characters), so a big batch of many kinds of creature says it in one line."""
         if self.warn is None or not self.warned:
             return
-        spaces = [f"{space or 'people'} after {made:,}" for space, made in self.warned.items()]
-        self.warn(f"the names ran out ({'; '.join(spaces)}): the rest are numbered")
+        spaces = [f"{space or 'people'} {made:,}" for space, made in self.warned.items()]
+        self.warn(
+            f"the names ran out (after this many characters of the batch: {'; '.join(spaces)}):"
+            " the rest are numbered"
+        )
 
 
 def _recipe(ctx: Context, command: str, locale, tables_given, batch_seed: int) -> tuple:

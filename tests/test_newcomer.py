@@ -275,6 +275,27 @@ def test_the_readme_json_sample_is_what_chargen_prints():
     assert _matches(sample, actual), (sample, actual)
 
 
+def test_every_example_of_the_readme_runs(tmp_path, monkeypatch):
+    """The README's Examples block, each command as typed (a pipe's first command; the
+    terminal walk of --interactive is tests/test_interactive.py's)."""
+    import shlex
+
+    text = README.read_text(encoding="utf-8")
+    block = text[text.index("Examples:") :]
+    block = block[block.index("```sh") + 5 : block.index("```", block.index("```sh") + 5)]
+    commands = [line.split(" #")[0].split(" | ")[0] for line in block.strip().splitlines()]
+    assert len(commands) >= 10 and all(c.startswith("chargen ") for c in commands)
+    monkeypatch.chdir(README.parent)  # (examples/my-pack/ is named from the checkout)
+    for command in commands:
+        words = shlex.split(command)[1:]
+        if "--interactive" in words:
+            continue
+        words = [str(tmp_path / w) if w.endswith(".jsonl") else w for w in words]
+        done = run(*words)
+        assert done.exit_code == 0, (command, done.stderr)
+        assert (done.stdout + done.stderr).strip() or "-o" in words, command
+
+
 def test_the_readme_cards_to_a_page_is_what_the_pdf_holds(tmp_path):
     """Cards are sized to their content, so the README says "about": every card is
     printed once, each full page holds within two of the number it names."""

@@ -102,6 +102,40 @@ def test_a_plugin_cannot_take_a_built_in_id_or_lie_about_its_own(installed, tmp_
         systems.installed.cache_clear()
 
 
+def test_a_plugin_that_cannot_be_imported_leaves_the_other_games_usable(installed, tmp_path):
+    broken = tmp_path / "chargen_broken-0.1.dist-info"
+    broken.mkdir()
+    (broken / "entry_points.txt").write_text("[chargen.systems]\nbroken = chargen_broken\n")
+    (tmp_path / "chargen_broken.py").write_text("raise ImportError('a missing dependency')\n")
+    env = {**os.environ, "PYTHONPATH": f"{installed}{os.pathsep}{tmp_path}", "COLUMNS": "100"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "chargen", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+
+    helped = run("--help")
+    assert helped.returncode == 0, helped.stderr
+    assert "broken        cannot be loaded: ImportError: a missing dependency" in helped.stdout
+    assert "lantern" in helped.stdout and "karma" in helped.stdout
+    listed = run("systems", "-f", "jsonl")
+    assert listed.returncode == 0 and "'broken'" in listed.stderr and "warning" in listed.stderr
+    ids = [json.loads(line)["id"] for line in listed.stdout.splitlines()]
+    assert ids == ["matinee", "spelsystemet", "karma", "lef", "savage", "lantern"]
+    assert run("karma", "pc", "--seed", "1").returncode == 0
+    checked = run("tables", "check")
+    assert checked.returncode == 2 and "chargen_broken" in checked.stderr
+    assert "the other 6 system(s) have no problems" in checked.stderr
+    assert run("tables", "check", "--system", "karma").returncode == 0
+    used = run("broken", "pc")
+    assert used.returncode == 2 and "a missing dependency" in used.stderr
+    assert "Traceback" not in used.stderr + checked.stderr + listed.stderr
+
+
 # -- the game keeps its rules over thousands of seeds -------------------------------------
 
 
@@ -131,6 +165,8 @@ def test_delvers_keep_lanterns_rules(lantern):
         assert char["name"] not in names
         names.add(char["name"])
         assert [e["step"] for e in char["historik"]].count("abilities") == 3
+        drawn = [e["gear"] for e in char["historik"] if e["step"] == "gear"]
+        assert drawn == [[i["id"] for i in gear]], char["historik"]
 
 
 def test_denizens_keep_their_templates(lantern):
@@ -228,6 +264,14 @@ def test_list_and_bad_choices(installed):
     assert bad.returncode == 2 and "lamplighter" in bad.stderr and "Traceback" not in bad.stderr
     spelled = chargen(installed, "lantern", "pc", "--background", "Grave Digger", "-f", "json")
     assert json.loads(spelled.stdout)[0]["background"] == "grave_digger"
+    listed = chargen(installed, "tables", "list", "--system", "lantern", "-f", "jsonl")
+    assert {json.loads(line)["source"] for line in listed.stdout.splitlines()} == {"plugin"}
+    # its naming step is called name, the word --reroll takes for any game's: said once
+    for kind, steps in (("pc", "name, abilities, background, gear, guard"), ("npc", None)):
+        refused = chargen(installed, "lantern", kind, "--reroll", "gearz")
+        valid = refused.stderr.split("Valid: ")[1].strip()
+        assert refused.returncode == 2 and valid.split(", ").count("name") == 1, valid
+        assert steps is None or valid == steps, valid
 
 
 def test_tables_check_and_a_pack_over_the_plugins_tables(installed, tmp_path):
@@ -247,6 +291,11 @@ def test_tables_check_and_a_pack_over_the_plugins_tables(installed, tmp_path):
     )
     assert rats.returncode == 0, rats.stderr
     assert [json.loads(line)["template"] for line in rats.stdout.splitlines()] == ["rat"] * 3
+    # templates without descriptions are listed without an empty column for them
+    listed = chargen(installed, "lantern", "npc", "--list", "--tables", str(tmp_path / "pack"))
+    assert listed.stdout.splitlines()[0].split() == ["--template", "Name"], listed.stdout
+    listed = chargen(installed, "lantern", "npc", "--list").stdout
+    assert listed.splitlines()[0].split() == ["--template", "Name", "Description"], listed
     for body, line, said in (
         ('abilities = { might = "3-5", grace = "12" }\nguard = 1\ngear = []\n', 4, "wits"),
         (
@@ -277,3 +326,17 @@ def test_interactive_walk_on_a_terminal(installed):
     assert any("Lamplighter" in line for line in run.stderr.splitlines())
     chosen = [e for e in json.loads(run.stdout)[0]["historik"] if e.get("choice") == "background"]
     assert [(e["id"], e["by"]) for e in chosen] == [("miner", "prompt")], chosen
+
+
+def test_the_plugins_where_example_is_its_own(lantern, installed):
+    from chargen.procedure import generate
+    from chargen.where import parse
+
+    system, tables = lantern
+    condition = parse(system.where_example)
+    for kind in ("pc", "npc"):
+        held = [condition.holds(c) for c in generate(system, tables, kind, {}, 1_000, 4)]
+        assert 0 < sum(held) < len(held), (kind, sum(held))
+    helped = chargen(installed, "lantern", "npc", "--help").stdout
+    assert f"e.g. '{system.where_example}'" in " ".join(helped.split())
+    assert "grundegenskaper" not in helped  # (no other game's example)

@@ -187,3 +187,15 @@ def test_where_on_the_command_line():
     again = json.loads(run(*chars[1]["recipe"].split()[1:], "-f", "json").stdout)[0]
     assert again == chars[1]
     assert run("savage", "npc", "--squad", "-n", "3", "--where", "sorspont >= 0").exit_code == 2
+
+
+@pytest.mark.parametrize("system_id", ["matinee", "spelsystemet", "karma", "lef", "savage"])
+def test_the_helps_example_is_the_games_own_and_random_characters_match_it(system_id):
+    system = load(system_id)
+    tables = system.tables()
+    condition = parse(system.where_example)
+    for kind in ("pc", "npc"):
+        held = [condition.holds(c) for c in generate(system, tables, kind, {}, 1_500, 3)]
+        assert 0 < sum(held) < len(held), (system_id, kind, sum(held))
+    helped = run(system_id, "pc", "--help", env={"COLUMNS": "400"}).stdout
+    assert f"e.g. '{system.where_example}'" in " ".join(helped.split())

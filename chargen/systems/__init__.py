@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from functools import cache
 
 from chargen.errors import ChargenError, ChoiceError
@@ -94,11 +95,30 @@ def available() -> list[str]:
 
 
 def describe(system_id: str) -> str:
-    """A line about the game for `chargen --help` (a plugin's own description)."""
+    """A line about the game for `chargen --help` (a plugin's own description; for a
+    plugin that cannot be loaded, why, so that the help of every other game still
+    shows)."""
     if system_id in BUILTIN:
         return BUILTIN[system_id][1]
-    system = load(system_id)
+    try:
+        system = load(system_id)
+    except ChargenError as exc:
+        return f"cannot be loaded: {getattr(exc, 'reason', exc)}"
     return f"{system.name} ({system.language}): {system.description}".strip().rstrip(":")
+
+
+def loadable(system_ids: list[str], warn: Callable[[str], object]) -> list:
+    """The `System` of each of these games that can be loaded, in their order; a plugin
+    that cannot be is said through `warn` (its message) and left out."""
+    out = []
+    for system_id in system_ids:
+        try:
+            out.append(load(system_id))
+        except ChargenError as exc:
+            if system_id in BUILTIN:
+                raise
+            warn(str(exc))
+    return out
 
 
 def load(system_id: str):
@@ -112,10 +132,12 @@ def load(system_id: str):
     except Exception as exc:
         if system_id in BUILTIN:
             raise
-        raise ChargenError(
+        failed = ChargenError(
             f"the game '{system_id}' installed as {games[system_id]!r} (entry point group "
             f"{GROUP}) cannot be loaded: {type(exc).__name__}: {exc}"
-        ) from None
+        )
+        failed.reason = f"{type(exc).__name__}: {exc}"  # (what `describe` shows)
+        raise failed from None
     if getattr(system, "id", None) != system_id:
         raise ChargenError(
             f"the game installed as '{system_id}' ({games[system_id]}) declares the id "

@@ -135,6 +135,7 @@ NPC_STEPS = [
 SYSTEM = System(
     id="karma",
     foundry="worldbuilding",
+    where_example='"munk" in bakgrunder and egenskaper.uppmarksam >= 3',
     name="Karmasystemet",
     language="sv",
     locale="sv_SE",

@@ -194,6 +194,7 @@ NPC_STEPS = [
 SYSTEM = System(
     id="lef",
     foundry="worldbuilding",
+    where_example="talenter.fysik >= 5 and tilstande.helbred.loft >= 3",
     name="LEF, Terminus Alfa",
     language="da",
     locale="da_DK",

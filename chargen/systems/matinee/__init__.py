@@ -345,6 +345,7 @@ NPC_STEPS = [
 SYSTEM = System(
     id="matinee",
     foundry="worldbuilding",
+    where_example="slas_ut_pa >= 11 and initiativ >= 10",
     name="Matinee Chronicles",
     language="sv",
     locale="sv_SE",

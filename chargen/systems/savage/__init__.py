@@ -318,6 +318,7 @@ NPC_STEPS = [
 SYSTEM = System(
     id="savage",
     foundry="swade",
+    where_example="alaptulajdonsagok.ero >= d8 and haritas >= 5",
     name="Savage",
     language="hu",
     locale="hu_HU",

@@ -278,6 +278,7 @@ NPC_STEPS = [
 SYSTEM = System(
     id="spelsystemet",
     foundry="brp",
+    where_example='grundegenskaper.sto >= 14 and genre == "fantasy"',
     name="Spelsystemet",
     language="sv",
     locale="sv_SE",

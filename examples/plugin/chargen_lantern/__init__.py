@@ -27,7 +27,7 @@ SPECS = {
             "bonus_from": "int[1..20]!",
             "bonus_twice_from": "int[1..21]!",
             "gear_count": "int[0..5]!",
-            "names": "table!",
+            "name_table": "table!",
         },
         order=(("bonus_from", "bonus_twice_from"),),
     ),
@@ -124,5 +124,6 @@ SYSTEM = System(
     check=checks.check_pack,
     roster=sheet.ROSTER,
     labels_table="labels",
+    where_example="abilities.might >= 13 and guard >= 4",
     tables_root=Path(__file__).resolve().parent / "tables",
 )

@@ -54,4 +54,4 @@ def name(char: dict, ctx: Context) -> None:
         char["name"] = f"{char['template_name']} {ctx.text(ctx.pick('epithets')['name'])}"
         char["gender"] = None
     else:
-        char["name"], char["gender"] = ctx.authored_name(ctx.setting("rules", "names"))
+        char["name"], char["gender"] = ctx.authored_name(ctx.setting("rules", "name_table"))

@@ -12,7 +12,7 @@ from chargen_lantern.rules import ABILITIES, armour, bonus, item
 
 def name(char: dict, ctx: Context) -> None:
     """A name of the lamplit towns (names.toml), and the gender it follows."""
-    table = ctx.setting("rules", "names")
+    table = ctx.setting("rules", "name_table")
     char["name"], char["gender"] = ctx.authored_name(table)
 
 
@@ -36,6 +36,7 @@ def gear(char: dict, ctx: Context) -> None:
     ctx.note(own, "gear")
     more = ctx.draw("gear", ctx.setting("rules", "gear_count"), exclude=(own["id"],))
     char["gear"] = [item(e, ctx.text(e["name"])) for e in (own, *more)]
+    ctx.log(gear=[e["id"] for e in (own, *more)])  # the historik: what was drawn
 
 
 def guard(char: dict, ctx: Context) -> None:
