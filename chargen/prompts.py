@@ -9,9 +9,10 @@ player and shows the result, to keep (empty) or roll again.
 Every word comes from the pack's labels file (`[prompts]`, `[words]`). A closed
 stdin (Ctrl-D) is a ChargenError: exit 2 with one line.
 
-Every line answered is kept (`Prompter.heard`): a character's recipe names them
-(`--answers`), and `replay` asks the same questions again without a terminal and
-answers them so, which makes the same character.
+Every line answered and taken is kept (`Prompter.heard`; a refused one changed
+nothing): a character's recipe names them (`--answers`), and `replay` asks the same
+questions again without a terminal and answers them so, which makes the same
+character; there an answer a question refuses is an error, with no one to ask again.
 """
 
 from __future__ import annotations
@@ -105,21 +106,25 @@ def replay(
     terminal `then` (with --interactive; its questions on `stderr`), else answers empty:
     the questions of the first run asked again and answered as they were."""
     quiet = then is None
-    return Prompter(
+    prompter = Prompter(
         pack.labels,
         width,
         Answers(answers, then),
         _Silent() if quiet else stderr,
         pack,
     )
+    prompter.strict = quiet  # no one to ask again: an answer refused is an error
+    return prompter
 
 
 class Prompter:
     """Asks on stderr, reads stdin; `labels` give every word, `width` the line length.
 
-    `heard` is every line answered, in order (refused ones too): replayed through
-    `Answers` (`--answers`, the recipe of a character made at the prompts), they make
-    the same character again."""
+    `heard` is every line answered and taken, in order (a refused one is left out, as
+    it changed nothing): replayed through `Answers` (`--answers`, the recipe of a
+    character made at the prompts), they make the same character again. A `strict`
+    prompter (a replay with no terminal after its answers) refuses no answer quietly:
+    it is a ChargenError saying why."""
 
     def __init__(
         self,
@@ -135,6 +140,8 @@ class Prompter:
         self.stderr = stderr
         self.pack = pack
         self.heard: list[str] = []
+        self.strict = False
+        self._question = ""  # the last question asked (for a strict refusal)
 
     # -- terminal ------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -143,6 +150,7 @@ class Prompter:
         err.flush()
 
     def ask(self, question: str) -> str:
+        self._question = question
         err = self.stderr or sys.stderr
         lines = wrap(question, self.width - 1)
         for line in lines[:-1]:
@@ -166,7 +174,19 @@ class Prompter:
         )
 
     def _invalid(self, answer: str) -> None:
-        self.say("  " + self.labels.prompt("invalid", answer=answer))
+        self._refused(self.labels.prompt("invalid", answer=answer))
+
+    def _forget_refused(self, reason: str) -> None:
+        """The answer just heard is refused: not the character's (see `heard`); with no
+        one to ask again (`strict`), an error naming the question and why."""
+        if self.heard:
+            self.heard.pop()
+        if self.strict:
+            question = " ".join(self._question.split())
+            raise ChargenError(
+                f"--answers: {reason} (the answer to: {question})",
+                error_word=self.labels.word("error"),
+            )
 
     def show(self, what: str, lines: list[str]) -> None:
         self.say("")
@@ -303,8 +323,13 @@ class Prompter:
 
     def _refused(self, reason: str) -> None:
         """Why an answer cannot be taken, before the question is asked again."""
+        self._forget_refused(reason)
         for line in wrap(reason, self.width - 2):
             self.say("  " + line)
+
+    def refused(self, reason: str) -> None:
+        """A game's own reason to refuse the answer just heard (said; asked again)."""
+        self._refused(reason)
 
     def refuse(self, key: str, **fill: Any) -> None:
         """A reason an answer is refused, in the pack's words (a pack without the key

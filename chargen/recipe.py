@@ -8,7 +8,7 @@ made under), the options that change what is made (the system's choices, `--loca
 (`-f`, `--width`, `-o`).
 
 A character made at the `--interactive` prompts names, besides the options given,
-every answer typed (`--answers`, `join_answers`): an answer need not be an option,
+every answer typed and taken (`--answers`, `join_answers`): an answer need not be an option,
 and replayed in order the same questions take the same answers.
 
 A batch whose options make it one whole (`Option.batch`: a savage `--squad`, a karma

@@ -127,3 +127,20 @@ def test_answers_refuse_what_cannot_replay_them(tmp_path, extra, said):
     extra = [str(tmp_path / e) if e.endswith(".db") else e for e in extra]
     result = run("karma", "pc", "--seed", "1", "--answers", "1", *extra)
     assert result.exit_code == 2 and said in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_a_refused_answer_is_no_part_of_the_recipe_and_an_error_when_given(sid):
+    """At the terminal a refused answer changes nothing, so the recipe leaves it out;
+    given beforehand with no terminal to ask again, it is exit 2 saying why."""
+    typed = "no such answer\n" + "\n" * 200  # refused, then the dice for every question
+    asked = run(sid, "pc", "--seed", "3", "-f", "json", "--interactive", input=typed)
+    assert asked.exit_code == 0, asked.stderr[-600:]
+    (char,) = json.loads(asked.stdout)
+    assert "no such answer" not in char["recipe"], char["recipe"]
+    (again,) = list(remake(char["recipe"]))
+    assert compact(again) == compact(char)
+    given = run(sid, "pc", "--seed", "3", "--answers", "no such answer")
+    assert given.exit_code == 2 and "--answers:" in given.stderr, given.stderr
+    assert "no such answer" in given.stderr and "Traceback" not in given.stderr
+    assert given.stderr.count("\n") == 1

@@ -400,13 +400,13 @@ def _arrange(ctx: Context, rolled: dict[str, int], caps: dict[str, int]) -> dict
             not all(p.isascii() and p.isdigit() for p in parts)
             or sorted(map(int, parts), reverse=True) != values
         ):
-            ctx.prompter.say("  " + L.fill("ordna_fel", varden=", ".join(map(str, values))))
+            ctx.prompter.refused(L.fill("ordna_fel", varden=", ".join(map(str, values))))
             continue
         arranged = dict(zip(rolled, map(int, parts), strict=True))
         over = [g for g, v in arranged.items() if v > caps[g]]
         if over:
             g = over[0]
-            ctx.prompter.say("  " + L.fill("ordna_over", namn=L(g), max=caps[g]))
+            ctx.prompter.refused(L.fill("ordna_over", namn=L(g), max=caps[g]))
             continue
         ctx.log(grundegenskaper_ordnade=arranged)
         return arranged
