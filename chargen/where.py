@@ -169,12 +169,15 @@ class _Parser:
         return self.comparison()
 
     def comparison(self, quantified: bool = False) -> Node:
+        first = self.peek().at
         left = self.operand(quantified)
         token = self.peek()
         if token.kind == "op" and token.text in ("==", "!=", "<", "<=", ">", ">="):
             self.at += 1
             right = self.operand(quantified)
-            return _compare(token.text, left, right)
+            end = self.peek().at if self.peek().kind != "end" else len(self.text)
+            text = None if quantified else " ".join(self.text[first:end].split())
+            return _compare(token.text, left, right, text)
         if token.kind == "op" and token.text == "=":
             self.fail("'=' is no comparison: write '=='")
         if self.word("in"):
@@ -337,9 +340,15 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _compare(op: str, left: Node, right: Node) -> Node:
+def _compare(op: str, left: Node, right: Node, text: str | None = None) -> Node:
+    """`left OP right`; `text` (the comparison as written, None under a quantifier)
+    makes a side with several values an error that says how to ask, not a quiet false."""
+
     def holds(char: dict) -> bool:
         a, b = left(char), right(char)
+        if text is not None:
+            _one_value(a, op, text)
+            _one_value(b, op, text)
         if op == "==":
             return _same(a, b)
         if op == "!=":
@@ -356,6 +365,21 @@ def _compare(op: str, left: Node, right: Node) -> Node:
         return ka[1] >= kb[1]
 
     return holds
+
+
+def _one_value(value: Any, op: str, text: str) -> None:
+    """A side of a comparison that is no one value: exit 2 with how to ask instead."""
+    if isinstance(value, list):
+        raise ChargenError(
+            f"--where: in '{text}' a side is several values (a list, here of {len(value)}, "
+            f"or a path through one): ask 'any {text}' (one of them) or 'all {text}' (every one); "
+            "'X in PATH' asks whether a list holds X"
+        )
+    if isinstance(value, dict) and op not in ("==", "!="):  # (a drawn row == its id)
+        raise ChargenError(
+            f"--where: in '{text}' a side is a group of values (a dict): name one of its "
+            "keys (PATH.KEY) or ask any/all over PATH.*"
+        )
 
 
 def _contains(container: Any, item: Any) -> bool:

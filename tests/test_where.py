@@ -199,3 +199,31 @@ def test_the_helps_example_is_the_games_own_and_random_characters_match_it(syste
         assert 0 < sum(held) < len(held), (system_id, kind, sum(held))
     helped = run(system_id, "pc", "--help", env={"COLUMNS": "400"}).stdout
     assert f"e.g. '{system.where_example}'" in " ".join(helped.split())
+
+
+@pytest.mark.parametrize(
+    "condition,said",
+    [
+        ("bakgrunder.tarningar >= 3", "any bakgrunder.tarningar >= 3"),
+        ('bakgrunder.id == "munk"', "several values"),
+        ("egenskaper.* >= 2", "all egenskaper.* >= 2"),
+        ('sardrag != "enarmad"', "several values"),
+        ("egenskaper >= 2", "PATH.KEY"),
+    ],
+)
+def test_a_comparison_of_several_values_says_how_to_ask_instead_of_matching_none(
+    condition, said
+):
+    for args in (("-n", "2"), ("--odds", "--samples", "50")):
+        refused = run("karma", "pc", "--where", condition, *args)
+        assert refused.exit_code == 2 and said in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr and refused.stderr.count("\n") == 1
+    with pytest.raises(ChargenError, match="several values|a dict"):
+        (char,) = generate(load("karma"), load("karma").tables(), "pc", {}, 1, 1)
+        parse(condition).holds(char)
+    # asked under a quantifier, or as membership, the same paths are fine
+    quantified = "any " + condition if "*" in condition or "." in condition else None
+    if quantified is not None:
+        assert run("karma", "pc", "--where", quantified, "--odds", "--samples", "50").exit_code == 0
+    assert run("karma", "pc", "--where", '"munk" in bakgrunder', "-n", "1").exit_code == 0
+    assert run("karma", "pc", "--where", 'bakgrunder != "munk"', "-n", "1").exit_code == 2
