@@ -1379,13 +1379,20 @@ def _check_required_tables(pack: Tables) -> list[Problem]:
 
 def match_choice(table: Table, value: str) -> str | None:
     """The id of the entry a user's value names: its id or its display name (any gendered
-    form), case and diacritics aside (`--personlighed militant` for "Militant"), or None."""
+    form), case, diacritics and word breaks aside (`--personlighed militant` for
+    "Militant", `--tough nagyonszivos` for "nagyon szívós"), or None."""
     slug = normalize(value)
     if slug in table:
         return slug
+    joined = slug.replace("_", "")
+    close = set()  # the entries it names written without its word breaks
     for entry in table.entries:
         name = entry.get("name")
         forms = name.values() if isinstance(name, dict) else (name,) if name else ()
-        if "id" in entry and any(normalize(form) == slug for form in forms):
+        if "id" not in entry:
+            continue
+        if any(normalize(form) == slug for form in forms):
             return entry["id"]
-    return None
+        if any(normalize(w).replace("_", "") == joined for w in (entry["id"], *forms)):
+            close.add(entry["id"])
+    return close.pop() if len(close) == 1 else None

@@ -93,6 +93,16 @@ def test_fixed_choices_accept_diacritics_and_spaces():
             ["savage", "npc", "--tough", "nagyon szívós"],
             ["savage", "npc", "--tough", "nagyon_szivos"],
         ),
+        # word breaks do not matter either, written or left out
+        (
+            ["savage", "npc", "--tough", "nagyonszivos"],
+            ["savage", "npc", "--tough", "nagyon_szivos"],
+        ),
+        (
+            ["karma", "pc", "--bakgrund", "gruv-arbetare"],
+            ["karma", "pc", "--bakgrund", "gruvarbetare"],
+        ),
+        (["lef", "pc", "--blodarv", "Vana Ætlinge"], ["lef", "pc", "--blodarv", "vanaaetlinge"]),
     ],
 )
 def test_a_display_name_on_the_command_line_gives_the_ids_character(args, same_as):
