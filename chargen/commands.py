@@ -711,7 +711,15 @@ def where_odds(make, more: dict, condition, samples: int, seed: int, locale, cou
 
 
 def _estimate_text(row: dict, markdown: bool) -> str:
-    from chargen.odds import percent
+    import math
+
+    # one precision for the share and its interval: two decimals, more below 1% so that
+    # the interval's top keeps three digits ("0.128%")
+    high = row["high"] * 100
+    places = 2 if high >= 1 or high == 0 else max(2, 2 - math.floor(math.log10(high)))
+
+    def percent(share: float) -> str:
+        return "0%" if share == 0 else "100%" if share == 1 else f"{share * 100:.{places}f}%"
 
     share = f"{percent(row['rate'])} ({percent(row['low'])} to {percent(row['high'])}, 95%)"
     line = f"{row['matches']:,} of {row['samples']:,} random characters matched: {share}"

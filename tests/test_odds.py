@@ -328,3 +328,16 @@ def test_depth_caps_the_roller_as_it_caps_the_odds():
     assert all(len(r["dice"]) <= 3 for r in rolls)
     free = json.loads(run("roll", "d2!", "-n", "3000", "--seed", "1", "-f", "json").stdout)
     assert max(r["total"] for r in free) > 6
+
+
+def test_where_odds_in_words_give_the_share_and_its_interval_to_one_precision():
+    import re
+
+    for condition, places in (('"munk" in bakgrunder', 2), ("karma >= 6", 3)):
+        text = run(
+            "karma", "pc", "--where", condition, "--odds", "--samples", "2000", "--seed", "1"
+        ).stdout
+        line = text.splitlines()[1]
+        shown = re.findall(r"(\d+(?:\.\d+)?)%", line)
+        decimals = {len(n.split(".")[1]) for n in shown if "." in n}
+        assert len(shown) == 4 and shown[-1] == "95" and decimals == {places}, line

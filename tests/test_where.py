@@ -211,9 +211,7 @@ def test_the_helps_example_is_the_games_own_and_random_characters_match_it(syste
         ("egenskaper >= 2", "PATH.KEY"),
     ],
 )
-def test_a_comparison_of_several_values_says_how_to_ask_instead_of_matching_none(
-    condition, said
-):
+def test_a_comparison_of_several_values_says_how_to_ask_instead_of_matching_none(condition, said):
     for args in (("-n", "2"), ("--odds", "--samples", "50")):
         refused = run("karma", "pc", "--where", condition, *args)
         assert refused.exit_code == 2 and said in refused.stderr, refused.stderr
