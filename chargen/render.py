@@ -25,6 +25,12 @@ NBSP = "\u00a0"  # joins words that must stay on one line ("Tung pistol +1": the
 _BREAKS = re.compile(r"[^\S\u00a0]+")
 
 
+def whole(item: str) -> str:
+    """An item of a list in a wrapping column ("Språk Standard 15"), kept on one line
+    while it fits one: the list wraps between its items, not inside one."""
+    return item.replace(" ", NBSP)
+
+
 # Text below U+0300 (Latin with its diacritics: å ö ő ű æ) is one column a character,
 # the common case, checked at C speed; anything else is counted character by character.
 def _one_column(text: str) -> bool:

@@ -536,3 +536,30 @@ def test_markdown_text_cannot_start_a_list_or_heading():
     assert md_inline("# ingen rubrik") == "\\# ingen rubrik"
     assert md_inline("-5 är ett tal") == "-5 är ett tal"
     assert md_inline("a | b\nc") == "a \\| b c"
+
+
+def test_a_roster_list_wraps_between_its_items_not_inside_one():
+    """spelsystemet's step roster: its best skills ("Språk Standard 15") each on one line
+    when the column holds it, wherever the list wraps."""
+    import json as _json
+
+    from conftest import run
+
+    for width in (60, 72, 80, 100):
+        for seed in (1, 2, 3, 4):
+            args = ("spelsystemet", "yrke", "-n", "6", "--seed", str(seed), "--width", str(width))
+            table = run(*args).stdout
+            members = _json.loads(run(*args, "-f", "json").stdout)
+            lines = table.splitlines()
+            assert all(len(line) <= width for line in lines), (width, table)
+            if "Bästa färdigheter" not in lines[0]:
+                continue  # (the column is left out at this width)
+            at = lines[0].index("Bästa färdigheter")
+            column = len(lines[1][at:].split()[0])
+            for char in members:
+                values, names = char["fardigheter"], char["fardighetsnamn"]
+                best = sorted(values, key=lambda k: (-values[k], names[k]))[:4]
+                for key in best:
+                    shown = f"{names[key]} {values[key]}"
+                    if len(shown) < column:  # (with its comma longer: it breaks, as it must)
+                        assert any(shown in line for line in lines), (shown, table)

@@ -6,6 +6,7 @@ piece of the sheet, and a step alone shows the pieces its fields fill.
 
 from __future__ import annotations
 
+from chargen.render import whole
 from chargen.sheet import Column, Part, Section
 from chargen.systems.lef.rules import EVNER
 from chargen.tables import Tables
@@ -213,13 +214,13 @@ def _tilstande_short(char: dict, tables: Tables) -> str:
     """ "Helbred 2/2, Kraft 4/4, ..." """
     L = tables.labels
     return ", ".join(
-        f"{L(t)} {row['vaerdi']}/{row['loft']}" for t, row in char["tilstande"].items()
+        whole(f"{L(t)} {row['vaerdi']}/{row['loft']}") for t, row in char["tilstande"].items()
     )
 
 
 def _stjerner_short(char: dict, tables: Tables) -> str:
     L = tables.labels
-    return ", ".join(f"{L(k)} {n}" for k, n in char["stjerner"].items() if n)
+    return ", ".join(whole(f"{L(k)} {n}") for k, n in char["stjerner"].items() if n)
 
 
 def _grej_short(char: dict) -> str:

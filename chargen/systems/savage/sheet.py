@@ -7,7 +7,7 @@ Előnyök, Hátrányok, items and grades from their own tables.
 
 from __future__ import annotations
 
-from chargen.render import NBSP
+from chargen.render import whole
 from chargen.sheet import Column, Part, Section
 from chargen.systems.savage.rules import ATTRS, FIGHTING, STRENGTH, ladder
 from chargen.tables import Table, Tables
@@ -84,7 +84,7 @@ def _short_steps(item: dict, char: dict, tables: Tables) -> int:
 
 def _skill_text(char: dict, tables: Tables) -> str:
     skills = tables["kepzettsegek"]
-    return ", ".join(f"{_name_of(skills, k)}{NBSP}{v}" for k, v in char["kepzettsegek"].items())
+    return ", ".join(whole(f"{_name_of(skills, k)} {v}") for k, v in char["kepzettsegek"].items())
 
 
 def _derived_rows(char: dict, tables: Tables) -> list[list]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from chargen.render import whole
 from chargen.sheet import Column, Part, Section
 from chargen.systems.spelsystemet.rules import GRUND_CODE, GRUNDEGENSKAPER
 from chargen.tables import Tables
@@ -205,14 +206,14 @@ PARTS = [
 
 
 def _gear(char: dict) -> str:
-    return ", ".join(f"{w['namn']} {w['faktisk_skada']}" for w in char["vapen"])
+    return ", ".join(whole(f"{w['namn']} {w['faktisk_skada']}") for w in char["vapen"])
 
 
 def _best_skills(char: dict, count: int = 4) -> str:
     """A step's batch: the character's best skills, highest first ("Lärare 10, ...")."""
     names, values = char["fardighetsnamn"], char["fardigheter"]
     best = sorted(values, key=lambda k: (-values[k], names.get(k, k)))[:count]
-    return ", ".join(f"{names.get(k, k)} {values[k]}" for k in best)
+    return ", ".join(whole(f"{names.get(k, k)} {values[k]}") for k in best)
 
 
 def _stat(g: str) -> Callable[[dict], int]:
