@@ -529,11 +529,9 @@ class UniqueNames:
         many characters), so a big batch of many kinds of creature says it in one line."""
         if self.warn is None or not self.warned:
             return
-        spaces = [f"{space or 'people'} {made:,}" for space, made in self.warned.items()]
-        self.warn(
-            f"the names ran out (after this many characters of the batch: {'; '.join(spaces)}):"
-            " the rest are numbered"
-        )
+        spaces = [f"{space or 'people'} after {made:,}" for space, made in self.warned.items()]
+        spaces[0] += " characters of the batch"  # (each count is the batch's, not the space's)
+        self.warn(f"the names ran out: {', '.join(spaces)}; the rest are numbered")
 
 
 def _recipe(ctx: Context, command: str, locale, tables_given, batch_seed: int) -> tuple:
