@@ -230,7 +230,14 @@ class Prompter:
         for entry in pool:
             if any(normalize(n) == slug for n in _names(entry)):
                 return entry
-        return None
+        # word breaks aside ("gruv-arbetare"), as options take them, when one entry fits
+        joined = slug.replace("_", "")
+        close = [
+            e
+            for e in pool
+            if any(normalize(n).replace("_", "") == joined for n in (e.get("id", ""), *_names(e)))
+        ]
+        return close[0] if len(close) == 1 and joined else None
 
     def again(self, answer: str) -> bool:
         """Whether the answer is the game's word for "roll again" (`[words] again`)."""

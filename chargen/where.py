@@ -140,14 +140,15 @@ class _Parser:
         left = self.conjunction()
         while self.word("or"):
             right = self.conjunction()
-            left = (lambda a, b: lambda c: _truth(a(c)) or _truth(b(c)))(left, right)
+            # both sides always read, so that a mistake in either is said (see _one_value)
+            left = (lambda a, b: lambda c: _truth(a(c)) | _truth(b(c)))(left, right)
         return left
 
     def conjunction(self) -> Node:
         left = self.negation()
         while self.word("and"):
             right = self.negation()
-            left = (lambda a, b: lambda c: _truth(a(c)) and _truth(b(c)))(left, right)
+            left = (lambda a, b: lambda c: _truth(a(c)) & _truth(b(c)))(left, right)
         return left
 
     def negation(self) -> Node:
@@ -180,13 +181,22 @@ class _Parser:
             return _compare(token.text, left, right, text)
         if token.kind == "op" and token.text == "=":
             self.fail("'=' is no comparison: write '=='")
-        if self.word("in"):
+        if self.word("in") or (
+            token.kind == "word" and token.text == "not" and self._next_is("in")
+        ):
+            negated = token.text == "not"
+            self.at += 2 if negated else 0
             right = self.operand(quantified)
-            return lambda c: _contains(right(c), left(c))
-        if token.kind == "word" and token.text == "not" and self._next_is("in"):
-            self.at += 2
-            right = self.operand(quantified)
-            return lambda c: not _contains(right(c), left(c))
+            end = self.peek().at if self.peek().kind != "end" else len(self.text)
+            text = None if quantified else " ".join(self.text[first:end].split())
+
+            def member(c: dict) -> bool:
+                item = left(c)
+                if text is not None and isinstance(item, list):  # the item is several
+                    _one_value(item, "in", text)
+                return _contains(right(c), item) is not negated
+
+            return member
         return left
 
     def _next_is(self, word: str) -> bool:

@@ -144,3 +144,13 @@ def test_a_refused_answer_is_no_part_of_the_recipe_and_an_error_when_given(sid):
     assert given.exit_code == 2 and "--answers:" in given.stderr, given.stderr
     assert "no such answer" in given.stderr and "Traceback" not in given.stderr
     assert given.stderr.count("\n") == 1
+
+
+def test_an_answer_ignores_word_breaks_as_an_option_does():
+    by_option = run("karma", "pc", "--seed", "1", "--bakgrund", "gruvarbetare", "-f", "json")
+    for answer in ("gruv-arbetare", "gruv arbetare", "Gruvarbetare"):
+        by_answer = run("karma", "pc", "--seed", "1", "--answers", answer, "-f", "json")
+        assert by_answer.exit_code == 0, by_answer.stderr
+        chosen = json.loads(by_answer.stdout)[0]["bakgrunder"]
+        assert [b["id"] for b in chosen] == ["gruvarbetare"], chosen
+    assert json.loads(by_option.stdout)[0]["bakgrunder"][0]["id"] == "gruvarbetare"

@@ -225,3 +225,15 @@ def test_a_comparison_of_several_values_says_how_to_ask_instead_of_matching_none
         assert run("karma", "pc", "--where", quantified, "--odds", "--samples", "50").exit_code == 0
     assert run("karma", "pc", "--where", '"munk" in bakgrunder', "-n", "1").exit_code == 0
     assert run("karma", "pc", "--where", 'bakgrunder != "munk"', "-n", "1").exit_code == 2
+
+
+def test_a_mistake_in_any_clause_is_said_whatever_the_others_give():
+    for condition in (
+        "karma > 5 and egenskaper.* >= 2",  # (karma > 5 never holds for a PC)
+        "karma >= 5 or egenskaper.* >= 2",  # (karma >= 5 always does)
+        "egenskaper.* in bakgrunder",
+    ):
+        refused = run("karma", "pc", "--where", condition, "--odds", "--samples", "50")
+        assert refused.exit_code == 2 and "several values" in refused.stderr, refused.stderr
+    kept = run("karma", "pc", "--where", '"munk" not in bakgrunder', "--odds", "--samples", "200")
+    assert kept.exit_code == 0 and "matched" in kept.stdout
