@@ -26,7 +26,7 @@ from chargen.details import entry_details
 from chargen.errors import ChargenError
 from chargen.labels import NAME_KEYS, Labels
 from chargen.render import wrap
-from chargen.slugs import normalize
+from chargen.slugs import normalize, unbroken
 
 TRIES = 5
 MAX_AGAIN = 1000  # "roll again" answers to one question at most
@@ -106,15 +106,14 @@ def replay(
     terminal `then` (with --interactive; its questions on `stderr`), else answers empty:
     the questions of the first run asked again and answered as they were."""
     quiet = then is None
-    prompter = Prompter(
+    return Prompter(
         pack.labels,
         width,
         Answers(answers, then),
         _Silent() if quiet else stderr,
         pack,
+        strict=quiet,  # no one to ask again: an answer refused is an error
     )
-    prompter.strict = quiet  # no one to ask again: an answer refused is an error
-    return prompter
 
 
 class Prompter:
@@ -133,6 +132,7 @@ class Prompter:
         stdin: Any = None,
         stderr: TextIO | None = None,
         pack: Any = None,
+        strict: bool = False,
     ) -> None:
         self.labels = labels or Labels()
         self.width = max(width, 40)
@@ -140,7 +140,7 @@ class Prompter:
         self.stderr = stderr
         self.pack = pack
         self.heard: list[str] = []
-        self.strict = False
+        self.strict = strict
         self._question = ""  # the last question asked (for a strict refusal)
 
     # -- terminal ------------------------------------------------------------------
@@ -174,19 +174,7 @@ class Prompter:
         )
 
     def _invalid(self, answer: str) -> None:
-        self._refused(self.labels.prompt("invalid", answer=answer))
-
-    def _forget_refused(self, reason: str) -> None:
-        """The answer just heard is refused: not the character's (see `heard`); with no
-        one to ask again (`strict`), an error naming the question and why."""
-        if self.heard:
-            self.heard.pop()
-        if self.strict:
-            question = " ".join(self._question.split())
-            raise ChargenError(
-                f"--answers: {reason} (the answer to: {question})",
-                error_word=self.labels.word("error"),
-            )
+        self.refused(self.labels.prompt("invalid", answer=answer))
 
     def show(self, what: str, lines: list[str]) -> None:
         self.say("")
@@ -231,11 +219,9 @@ class Prompter:
             if any(normalize(n) == slug for n in _names(entry)):
                 return entry
         # word breaks aside ("gruv-arbetare"), as options take them, when one entry fits
-        joined = slug.replace("_", "")
+        joined = unbroken(answer)
         close = [
-            e
-            for e in pool
-            if any(normalize(n).replace("_", "") == joined for n in (e.get("id", ""), *_names(e)))
+            e for e in pool if any(unbroken(n) == joined for n in (e.get("id", ""), *_names(e)))
         ]
         return close[0] if len(close) == 1 and joined else None
 
@@ -324,25 +310,30 @@ class Prompter:
                 pair = _clashing(chosen)  # type: ignore[arg-type]
                 if pair is None:
                     return chosen  # type: ignore[return-value]
-                self._refused(self.labels.prompt("clash", first=pair[0], second=pair[1]))
+                self.refused(self.labels.prompt("clash", first=pair[0], second=pair[1]))
             invalid += 1  # a refused answer (said above why) counts as a try
         raise self._retry(what)
 
-    def _refused(self, reason: str) -> None:
-        """Why an answer cannot be taken, before the question is asked again."""
-        self._forget_refused(reason)
+    def refused(self, reason: str) -> None:
+        """Why the answer just heard cannot be taken, said before the question is asked
+        again (a game's own reasons too). It is not the character's (see `heard`); with
+        no one to ask again (`strict`), it is an error naming the question and why."""
+        if self.heard:
+            self.heard.pop()
+        if self.strict:
+            question = " ".join(self._question.split())
+            raise ChargenError(
+                f"--answers: {reason} (the answer to: {question})",
+                error_word=self.labels.word("error"),
+            )
         for line in wrap(reason, self.width - 2):
             self.say("  " + line)
-
-    def refused(self, reason: str) -> None:
-        """A game's own reason to refuse the answer just heard (said; asked again)."""
-        self._refused(reason)
 
     def refuse(self, key: str, **fill: Any) -> None:
         """A reason an answer is refused, in the pack's words (a pack without the key
         says the answer is none of the options)."""
         if key in self.labels.prompts:
-            self._refused(self.labels.prompt(key, **fill))
+            self.refused(self.labels.prompt(key, **fill))
         else:
             self._invalid(fill.get("answer", str(fill.get("given", ""))))
 
@@ -422,7 +413,7 @@ class Prompter:
                 reason = check(kept) if check is not None else ""
                 if not reason:
                     return kept
-                self._refused(reason)
+                self.refused(reason)
                 continue
             self._invalid(answer)
         raise self._retry(what)

@@ -19,3 +19,9 @@ def normalize(value: object) -> str:
     text = unicodedata.normalize("NFKD", str(value).strip().lower().translate(_FOLD))
     text = "".join(c for c in text if not unicodedata.combining(c))
     return _OTHER.sub("_", text).strip("_")
+
+
+def unbroken(value: object) -> str:
+    """`normalize` without its word breaks ("gruv-arbetare", "Gruv arbetare" ->
+    "gruvarbetare"): how a choice written with or without them is matched."""
+    return normalize(value).replace("_", "")

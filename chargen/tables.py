@@ -33,7 +33,7 @@ from chargen.dice import Dice, parse, table_fault
 from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
 from chargen.labels import Labels
 from chargen.labels import check as check_labels
-from chargen.slugs import normalize
+from chargen.slugs import normalize, unbroken
 from chargen.tomlfile import builtin_root, entry_lines, key_line, read_text, section_line
 
 KINDS = ("roll", "definitions", "settings", "labels")
@@ -1384,7 +1384,7 @@ def match_choice(table: Table, value: str) -> str | None:
     slug = normalize(value)
     if slug in table:
         return slug
-    joined = slug.replace("_", "")
+    joined = unbroken(value)
     close = set()  # the entries it names written without its word breaks
     for entry in table.entries:
         name = entry.get("name")
@@ -1393,6 +1393,6 @@ def match_choice(table: Table, value: str) -> str | None:
             continue
         if any(normalize(form) == slug for form in forms):
             return entry["id"]
-        if any(normalize(w).replace("_", "") == joined for w in (entry["id"], *forms)):
+        if any(unbroken(w) == joined for w in (entry["id"], *forms)):
             close.add(entry["id"])
     return close.pop() if len(close) == 1 else None

@@ -176,9 +176,7 @@ class _Parser:
         if token.kind == "op" and token.text in ("==", "!=", "<", "<=", ">", ">="):
             self.at += 1
             right = self.operand(quantified)
-            end = self.peek().at if self.peek().kind != "end" else len(self.text)
-            text = None if quantified else " ".join(self.text[first:end].split())
-            return _compare(token.text, left, right, text)
+            return _compare(token.text, left, right, None if quantified else self._written(first))
         if token.kind == "op" and token.text == "=":
             self.fail("'=' is no comparison: write '=='")
         if self.word("in") or (
@@ -187,8 +185,7 @@ class _Parser:
             negated = token.text == "not"
             self.at += 2 if negated else 0
             right = self.operand(quantified)
-            end = self.peek().at if self.peek().kind != "end" else len(self.text)
-            text = None if quantified else " ".join(self.text[first:end].split())
+            text = None if quantified else self._written(first)
 
             def member(c: dict) -> bool:
                 item = left(c)
@@ -198,6 +195,11 @@ class _Parser:
 
             return member
         return left
+
+    def _written(self, start: int) -> str:
+        """The condition's text from `start` to where the parser is (for a message)."""
+        end = self.peek().at if self.peek().kind != "end" else len(self.text)
+        return " ".join(self.text[start:end].split())
 
     def _next_is(self, word: str) -> bool:
         nxt = self.items[self.at + 1] if self.at + 1 < len(self.items) else None

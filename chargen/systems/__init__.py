@@ -80,6 +80,17 @@ def _group(text: str) -> list[tuple[str, str]]:
     return out
 
 
+class Unloadable(ChargenError):
+    """A plugin whose module cannot be imported; `reason` is what went wrong."""
+
+    def __init__(self, system_id: str, target: str, reason: str) -> None:
+        super().__init__(
+            f"the game '{system_id}' installed as {target!r} (entry point group {GROUP}) "
+            f"cannot be loaded: {reason}"
+        )
+        self.reason = reason
+
+
 def registry() -> dict[str, str]:
     """Every game: id -> the module (and attribute) that declares it, built-ins first."""
     games = {sid: module for sid, (module, _) in BUILTIN.items()}
@@ -103,7 +114,7 @@ def describe(system_id: str) -> str:
     try:
         system = load(system_id)
     except ChargenError as exc:
-        return f"cannot be loaded: {getattr(exc, 'reason', exc)}"
+        return f"cannot be loaded: {exc.reason if isinstance(exc, Unloadable) else exc}"
     return f"{system.name} ({system.language}): {system.description}".strip().rstrip(":")
 
 
@@ -132,12 +143,7 @@ def load(system_id: str):
     except Exception as exc:
         if system_id in BUILTIN:
             raise
-        failed = ChargenError(
-            f"the game '{system_id}' installed as {games[system_id]!r} (entry point group "
-            f"{GROUP}) cannot be loaded: {type(exc).__name__}: {exc}"
-        )
-        failed.reason = f"{type(exc).__name__}: {exc}"  # (what `describe` shows)
-        raise failed from None
+        raise Unloadable(system_id, games[system_id], f"{type(exc).__name__}: {exc}") from None
     if getattr(system, "id", None) != system_id:
         raise ChargenError(
             f"the game installed as '{system_id}' ({games[system_id]}) declares the id "
