@@ -43,6 +43,21 @@ def test_spelsystemet_empty_species_answer_is_a_human():
     assert event["by"] == "default"
 
 
+def test_spelsystemet_empty_genre_and_yrke_answers_are_asked_once():
+    """An empty answer to the brief Genre and Yrke menus leaves them to the dice, said on
+    the terminal, without asking again with the long rows (weapons, tongues, gods)."""
+    run = walk(["spelsystemet", "pc", "--interactive", "--seed", "3", "-f", "json"], default="")
+    assert run.code == 0, run.stderr
+    asked = [p for p in run.prompts if p.startswith(("Välj Genre", "Välj Yrke"))]
+    assert len(asked) == 2, run.prompts
+    assert "Närstridsvapen:" not in run.stderr  # the long rows were never shown
+    [char] = json.loads(run.stdout)
+    chosen = {e["choice"]: e["by"] for e in char["historik"] if "choice" in e}
+    assert chosen["genre"] == chosen["yrke"] == "random"
+    assert f"Slumpen gav: {char['genre_namn']}" in run.stderr
+    assert f"Slumpen gav: {char['yrke_namn']}" in run.stderr
+
+
 def test_spelsystemet_npc_asks_only_what_npc_has_options_for():
     run = walk(["spelsystemet", "npc", "--interactive", "--seed", "2", "-f", "json"], default="")
     assert run.code == 0, run.stderr

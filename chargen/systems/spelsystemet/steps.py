@@ -309,10 +309,7 @@ def genre(char: dict, ctx: Context) -> None:
     allowed, why = open_genres(ctx, char["template"])
     if allowed is not None and not allowed:
         raise ChargenError(f"no genre fits these choices: {why}")
-    asked = _ask_brief(ctx, "genre", "genrer", allowed, ("description",))
-    entry = ctx.choose("genre", "genrer", allowed=allowed, why=why)
-    if asked:
-        _by_prompt(ctx, "genre")
+    entry = _choose_briefly(ctx, "genre", "genrer", allowed, why, ("description",))
     char["genre"] = entry["id"]
     char["genre_namn"] = ctx.text(entry["name"])
 
@@ -430,49 +427,68 @@ def yrke(char: dict, ctx: Context) -> None:
     """The yrke (--yrke), among those of the genre, and the skills it gives."""
     genre_id = char["genre"]
     jobs = ctx.memo(("yrken", genre_id), _jobs, ctx, genre_id)
-    asked = _ask_brief(ctx, "yrke", "yrken", jobs, ("description", "fardigheter", "vapenfardighet"))
-    entry = ctx.choose(
+    entry = _choose_briefly(
+        ctx,
         "yrke",
         "yrken",
-        allowed=jobs,
-        why=lambda e: (
+        jobs,
+        lambda e: (
             f"the yrke '{e['id']}' cannot exist in the genre '{genre_id}' "
             f"(it exists in {', '.join(e['genrer'])})"
         ),
+        ("description", "fardigheter", "vapenfardighet"),
     )
-    if asked:
-        _by_prompt(ctx, "yrke")
     char["yrke"] = entry["id"]
     char["yrke_namn"] = ctx.text(genre_name(entry, genre_id))
     skills(char, ctx)
 
 
+def _choose_briefly(
+    ctx: Context,
+    option: str,
+    table: str,
+    among: list[dict] | None,
+    why: str | Callable[[dict], str],
+    keep: tuple[str, ...],
+) -> dict:
+    """`ctx.choose`, asked at the prompt with each row shown by what it does (`keep`:
+    its description, a yrke's skills), not the lists of weapons, gods and tongues the
+    tables keep for later steps. The answer is taken as the option (the batch takes it
+    too) and the historik says the player chose it; an empty answer leaves it to the
+    dice, which are shown, not asked again with the long rows."""
+    asked = _ask_brief(ctx, option, table, among, keep)
+    if asked is None:  # not asked: no prompt, the option given, or one row
+        return ctx.choose(option, table, allowed=among, why=why)
+    if asked:
+        ctx.options[option] = asked["id"]
+        entry = ctx.choose(option, table, allowed=among, why=why)
+        for event in reversed(ctx.historik):  # the engine took the answer as the option
+            if event.get("choice") == option:
+                event["by"] = "prompt"
+                break
+        return entry
+    prompter, ctx.prompter = ctx.prompter, None  # the dice, without the question again
+    try:
+        entry = ctx.choose(option, table, allowed=among, why=why)
+    finally:
+        ctx.prompter = prompter
+    prompter.drawn(entry)
+    return entry
+
+
 def _ask_brief(
     ctx: Context, option: str, table: str, among: list[dict] | None, keep: tuple[str, ...]
-) -> bool:
-    """At the prompt, a choice the engine then takes as the option: each row shown with
-    what it does (`keep`: its description, a yrke's skills), not the lists of weapons,
-    gods and tongues the tables keep for later steps. The batch takes the answer.
-    Whether the player answered."""
+) -> dict | bool | None:
+    """The brief question of `_choose_briefly`: the row answered, False for an empty
+    answer, None when there is nothing to ask."""
     if ctx.prompter is None or ctx.options.get(option) is not None:
-        return False
+        return None
     rows = list(ctx.table(table).entries) if among is None else among
     if len(rows) < 2:
-        return False
+        return None
     brief = [{k: e[k] for k in ("id", "name", *keep) if k in e} for e in rows]
     asked = ctx.prompter.choose(option, ctx.table(table), brief, ctx.rng)
-    if asked is None:
-        return False
-    ctx.options[option] = asked["id"]
-    return True
-
-
-def _by_prompt(ctx: Context, option: str) -> None:
-    """The historik says the player chose it (the engine took the answer as the option)."""
-    for event in reversed(ctx.historik):
-        if event.get("choice") == option:
-            event["by"] = "prompt"
-            return
+    return False if asked is None else asked
 
 
 def _jobs(ctx: Context, genre_id: str) -> list[dict]:
