@@ -601,7 +601,24 @@ class Run:
         )
         if condition is not None:
             items = matching(items, condition, count, where_tries(count), names)
+        if self.prompter is not None:
+            items = _answers_used(items, self.prompter, system.id)
         return out.progress(items, count)
+
+
+def _answers_used(items, prompter, system_id: str):
+    """The characters, then a word on stderr if --answers held answers that no question
+    read (a recipe of another version or other options, most likely)."""
+    yield from items
+    total, left = prompter.unused()
+    if left:
+        from chargen.recipe import join_answers
+
+        click.echo(
+            f"chargen: {system_id}: --answers gave {total} answers and the questions read "
+            f"{total - len(left)}: the last {len(left)} were not used ({join_answers(left)})",
+            err=True,
+        )
 
 
 def _campaign_for(step, asked: str | None, path: str | None, tag: str | None):

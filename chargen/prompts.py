@@ -76,6 +76,7 @@ class Answers:
 
     def __init__(self, answers: tuple[str, ...] | list[str], then: TextIO | None = None) -> None:
         self.left, self.then = list(answers), then
+        self.total = len(self.left)
         self.given = False  # whether the last line read was one of `answers`
 
     def readline(self) -> str:
@@ -143,6 +144,12 @@ class Prompter:
         self.strict = strict
         self._question = ""  # the last question asked (for a strict refusal)
 
+    def unused(self) -> tuple[int, list[str]]:
+        """How many answers were given beforehand (`Answers`) and those no question
+        read; none when only empty ones are left, which say no more than no answer."""
+        left = getattr(self.stdin, "left", None) or []
+        return getattr(self.stdin, "total", 0), list(left) if any(left) else []
+
     # -- terminal ------------------------------------------------------------------
     def say(self, text: str) -> None:
         err = self.stderr or sys.stderr
@@ -173,8 +180,12 @@ class Prompter:
             self.labels.prompt("tries", what=what), error_word=self.labels.word("error")
         )
 
-    def _invalid(self, answer: str) -> None:
-        self.refused(self.labels.prompt("invalid", answer=answer))
+    def _invalid(self, answer: str, pool: list[dict] | None = None) -> None:
+        if self.strict and pool:  # a replay shows no list to be "above": name the choices
+            ids = ", ".join(str(e.get("id", e.get("name"))) for e in pool)
+            self.refused(f"'{answer}' is none of the choices (1 to {len(pool)}, or {ids})")
+        else:
+            self.refused(self.labels.prompt("invalid", answer=answer))
 
     def show(self, what: str, lines: list[str]) -> None:
         self.say("")
@@ -259,7 +270,7 @@ class Prompter:
             entry = self._resolve(answer, pool)
             if entry is not None:
                 return entry
-            self._invalid(answer)
+            self._invalid(answer, pool)
             invalid += 1
         raise self._retry(what)
 
@@ -301,7 +312,7 @@ class Prompter:
             chosen = [self._resolve(p, pool) for p in parts]
             unknown = [p for p, e in zip(parts, chosen, strict=True) if e is None]
             if unknown:
-                self._invalid(", ".join(unknown))
+                self._invalid(", ".join(unknown), pool)
             elif len({id(e) for e in chosen}) != len(chosen):
                 self.refuse("twice", answer=answer)
             elif not low <= len(chosen) <= high:  # "three Bakgrunder when two is the limit"

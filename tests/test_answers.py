@@ -154,3 +154,28 @@ def test_an_answer_ignores_word_breaks_as_an_option_does():
         chosen = json.loads(by_answer.stdout)[0]["bakgrunder"]
         assert [b["id"] for b in chosen] == ["gruvarbetare"], chosen
     assert json.loads(by_option.stdout)[0]["bakgrunder"][0]["id"] == "gruvarbetare"
+
+
+def test_a_replayed_answer_none_of_the_choices_names_them():
+    """With no list on the screen to be "above", the error names the choices."""
+    given = run("karma", "npc", "--seed", "3", "--answers", "kung")
+    assert given.exit_code == 2, given.stderr
+    assert "'kung' is none of the choices (1 to " in given.stderr, given.stderr
+    assert "bonde, stadsvakt" in given.stderr and "ovan" not in given.stderr
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_answers_beyond_the_last_question_are_said_not_used(sid):
+    """A recipe's answers make the character; answers after them that no question read
+    are said on stderr (the character is made all the same), empty ones are not. (The
+    recipe leaves out its last empty answers, so the extra ones follow 150 empty.)"""
+    (char,) = _asked(sid, "pc", "--seed", "4")
+    made = parse(char["recipe"])
+    for extra, said in (("/" * 150 + "zzz/", True), ("/" * 150, False)):
+        given = run(sid, "pc", "--seed", "4", "-f", "json", "--answers", made.answers + extra)
+        assert given.exit_code == 0, given.stderr
+        assert compact(json.loads(given.stdout)[0]) == compact(char)
+        if said:
+            assert "were not used (" in given.stderr and "zzz" in given.stderr, given.stderr
+        else:
+            assert given.stderr == "", given.stderr
