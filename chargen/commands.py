@@ -772,18 +772,31 @@ def matching(items, condition, count: int, tries: int, taken=None):
     """The characters that satisfy `condition`, until `count`; after `tries` characters
     (or when a path has not been met in the first ones), exit 2 saying how rare it was.
     Each is made from its own seed as it is alone (the batch's names are left as they
-    come), and one whose name a kept character has is passed by: no name repeats, and
-    every match's recipe makes it again. `taken`: a campaign's names, passed by too."""
+    come), and one whose name a kept character has is passed by, so that no name
+    repeats and every match's recipe makes it again; when RENAME_TRIES such matches
+    come in a row, their names have run out (a dozen epithets for the wolves asked)
+    and the match is kept with a number, as a batch numbers them. `taken`: a
+    campaign's names, passed by too."""
     from chargen import where as conditions
+    from chargen.procedure import RENAME_TRIES, numbered
 
-    found = tried = 0
+    found = tried = passed = in_a_row = 0
     first: list = []
     names: set = set()  # of the characters kept: a match whose name is taken is passed by
+
+    def is_taken(name: str) -> bool:
+        return name in names or (taken is not None and taken.taken(name))
+
     for char in items:
         tried += 1
         if condition.holds(char):
-            if char["name"] in names or (taken is not None and taken.taken(char["name"])):
-                continue
+            if is_taken(char["name"]):
+                in_a_row += 1
+                if in_a_row < RENAME_TRIES:
+                    passed += 1
+                    continue
+                char["name"] = numbered(char["name"], is_taken)[0]
+            in_a_row = 0
             if len(names) >= NAMES_KEPT:
                 names.clear()
             names.add(char["name"])
@@ -801,6 +814,7 @@ def matching(items, condition, count: int, tries: int, taken=None):
     raise ChargenError(
         f"{found:,} of {tried:,} characters matched --where {condition.text!r}"
         + (f" ({count:,} asked)" if count > 1 or found else "")
+        + (f", and {passed:,} more whose names were taken" if passed else "")
         + ": loosen the condition, or give the choices it asks for as options"
     )
 

@@ -350,6 +350,15 @@ def make_character(
     return char
 
 
+def numbered(name: str, taken: Callable[[str], bool], after: int = 1) -> tuple[str, int]:
+    """The name with the first number above `after` that is not taken ("Ulv 2"), and
+    that number: what a member whose names ran out is called."""
+    n = after + 1
+    while taken(f"{name} {n}"):
+        n += 1
+    return f"{name} {n}", n
+
+
 RENAME_TRIES = 12  # new name seeds tried for a name that is taken (then a number is added)
 
 
@@ -512,13 +521,8 @@ class UniqueNames:
         self.seen.add(name)
 
     def _numbered(self, name: str) -> str:
-        n = self.numbers.get(name, 1) + 1
-        numbered = f"{name} {n}"
-        while self.taken(numbered):
-            n += 1
-            numbered = f"{name} {n}"
-        self.numbers[name] = n
-        return numbered
+        found, self.numbers[name] = numbered(name, self.taken, self.numbers.get(name, 1))
+        return found
 
     def _spent_warning(self, space: Any) -> None:
         if space not in self.warned:

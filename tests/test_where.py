@@ -178,6 +178,35 @@ def test_a_condition_too_rare_says_how_rare(monkeypatch):
     assert result.exit_code == 2 and "0 of 1,000 characters matched" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "count"),
+    [
+        (["lef", "npc", "--template", "ulv", "--where", "talenter.styrke >= 0"], 13),
+        (["matinee", "npc", "--template", "robust", "--where", "slas_ut_pa >= 0"], 30),
+        (["lef", "npc", "--where", "blodarv == null"], 40),
+    ],
+)
+def test_matches_whose_names_ran_out_are_numbered_as_a_batch_numbers_them(args, count):
+    """A dozen epithets for the wolves asked: the matches after them are kept with a
+    number (not passed by until the tries run out); no name twice; the rest regenerate."""
+    out = run(*args, "-n", str(count), "--seed", "3", "-f", "jsonl")
+    assert out.exit_code == 0, out.stderr
+    chars = [json.loads(line) for line in out.stdout.splitlines()]
+    names = [c["name"] for c in chars]
+    assert len(chars) == count and len(set(names)) == count
+    numbered = [n for n in names if n.rsplit(" ", 1)[-1].isdigit()]
+    assert numbered, names  # the names ran out
+    plain = next(c for c in chars if c["name"] not in numbered)
+    assert json.loads(run(*plain["recipe"].split()[1:], "-f", "jsonl").stdout) == plain
+
+
+def test_a_too_rare_condition_counts_the_matches_passed_by_for_their_names(monkeypatch):
+    monkeypatch.setattr(cli, "where_tries", lambda count: 40)
+    result = run("lef", "npc", "--template", "ulv", "--where", "talenter.styrke >= 0", "-n", "30")
+    assert result.exit_code == 2, result.stderr
+    assert "more whose names were taken" in result.stderr, result.stderr
+
+
 def test_where_on_the_command_line():
     out = run(
         "karma", "pc", "--where", '"munk" in bakgrunder', "-n", "3", "--seed", "2", "-f", "json"
