@@ -392,6 +392,7 @@ def check_pack(pack, tables: dict) -> list[Problem]:
                     f"fact '{fact}' takes the ids of table '{domain}', which {pack.system} lacks",
                 )
             )
+    overlaid = len(pack.dirs) > 1
     known_names: set[str] = set()
     for table in tables.values():
         for names in table.compiled.names:
@@ -401,6 +402,7 @@ def check_pack(pack, tables: dict) -> list[Problem]:
         if not compiled.conditioned:
             continue
         where = str(table.path)
+        builtin = table.path.parent == pack.dirs[0]
         before = len(out)
         for i, rule in enumerate(compiled.rules):
             if rule is None:
@@ -423,6 +425,11 @@ def check_pack(pack, tables: dict) -> list[Problem]:
                                 )
                             )
             for key, names in (("requires", rule.requires), ("excludes", rule.excludes)):
+                if builtin and overlaid:
+                    # checked in the built-in pack alone: a name only a table the user
+                    # replaced had can no longer be drawn, so it excludes (or lets
+                    # through) nothing, and the user's table need not keep it
+                    break
                 for name in sorted(names - known_names):
                     out.append(
                         Problem(

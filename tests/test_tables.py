@@ -336,3 +336,37 @@ def test_cli_list_and_show():
     assert data[0]["table"] == "laster"
     assert sum(e["chance"] for e in data[0]["entries"]) == pytest.approx(100, abs=0.5)
     assert_usage_error(run("tables", "show", "karma/nope"), "nope", "karma/laster")
+
+
+PLAIN_UPPVAXT = """# Uppväxthändelser, my own.
+die = "d6"
+[[entries]]
+roll = "1-3"
+result = "Du växte upp i Luna City."
+[[entries]]
+roll = "4-6"
+result = "Du växte upp på Mars."
+effects = { fysik = 1 }
+"""
+
+
+def test_a_plain_replacement_leaves_the_built_in_exclusions_of_its_tags_harmless(tmp_path):
+    """matinee's Brödraskapet events exclude the tag 'familj' of the uppväxthändelser a
+    user may replace by a table without tags: the built-in exclusion excludes nothing then
+    (it is checked in the built-in pack alone); a user's own unknown name is still said."""
+    (tmp_path / "matinee").mkdir()
+    (tmp_path / "matinee" / "uppvaxthandelser.toml").write_text(PLAIN_UPPVAXT)
+    checked = run("tables", "check", str(tmp_path))
+    assert checked.exit_code == 0, checked.stderr
+    for seed in range(1, 40):
+        made = run("matinee", "pc", "--tables", str(tmp_path), "--seed", str(seed), "-f", "json")
+        assert made.exit_code == 0, made.stderr
+        events = json.loads(made.stdout)[0]["uppvaxthandelser"]
+        mine = [e["handelse"] for e in events if e["tabell"] == "uppvaxthandelser"]
+        assert set(mine) <= {"Du växte upp i Luna City.", "Du växte upp på Mars."}, events
+    own = PLAIN_UPPVAXT.replace("{ fysik = 1 }", '{ fysik = 1 }\nexcludes = ["famil"]')
+    (tmp_path / "matinee" / "uppvaxthandelser.toml").write_text(own)
+    checked = run("tables", "check", str(tmp_path))
+    assert checked.exit_code == 2 and "'famil' is no id and no tag" in checked.stderr, (
+        checked.stderr
+    )
