@@ -822,9 +822,14 @@ def matching(items, condition, count: int, tries: int, taken=None):
 def reroll_variants(system, kind: str, step, words) -> dict[str, int]:
     """`--reroll STEP[=K]` words as generate's variants: step id -> K. `name` is the
     naming step; a step given twice adds up (`--reroll x --reroll x` is x=2)."""
+    from chargen.procedure import step_walk
     from chargen.recipe import reroll_word
 
-    steps = system.steps(kind) if step is None else system.pc[: system.pc.index(step) + 1]
+    if step is None:
+        steps = system.steps(kind)
+    else:  # the steps up to it, and the naming step a step alone also walks for its name
+        upto = system.pc[: system.pc.index(step) + 1]
+        steps = upto + [s for s in step_walk(system, step)[len(upto) :] if s.naming]
     ids = [s.id for s in steps]
     naming = next((s.id for s in steps if s.naming), None)
     variants: dict[str, int] = {}

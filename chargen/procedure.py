@@ -333,21 +333,57 @@ def new_character(ctx: Context) -> Character:
 
 
 def make_character(
-    ctx: Context, steps: list[Step] | tuple, fields: tuple[str, ...] | None = None
+    ctx: Context,
+    steps: list[Step] | tuple,
+    fields: tuple[str, ...] | None = None,
+    step: str | None = None,
 ) -> dict:
     """Run `steps` (or what `ctx.compile` made of them) for the character ctx is started
-    on; keep only `fields` when given."""
+    on; keep only `fields` (and the historik) of `step` when given (`step_walk`)."""
     char = new_character(ctx)
     ctx.walk(char, steps if type(steps) is tuple else ctx.compile(steps))
     if fields is not None:
         head = {k: char[k] for k in ENVELOPE}
-        head["step"] = ctx.step  # (the recipe is set by generate, after the step)
+        head["step"] = step or ctx.step  # (the recipe is set by generate, after the step)
         head.update((k, char[k]) for k in ctx.system.step_context if k in char)
         head.update((k, char[k]) for k in fields if k in char)
         char = head
     if ctx.historik:
-        char["historik"] = [e for e in ctx.historik if fields is None or e["step"] == ctx.step]
+        mine = step or ctx.step
+        char["historik"] = [e for e in ctx.historik if fields is None or e["step"] == mine]
     return char
+
+
+def step_walk(system: System, step: Step) -> list[Step]:
+    """The steps a step run alone walks: those up to it, then (for the name its envelope
+    shows) the naming step if it comes later, after the later steps it reads from, their
+    questions left to the dice. Each step has its own stream, so what the step writes is
+    what the whole character has."""
+    pc = system.pc
+    steps = pc[: pc.index(step) + 1]
+    naming = next((s for s in pc if s.naming), None)
+    if naming is None or naming in steps:
+        return steps
+    needed, have = [naming], {f for s in steps for f in s.fields} | set(ENVELOPE)
+    wanted = set(naming.reads) - have
+    for earlier in reversed(pc[len(steps) : pc.index(naming)]):
+        if wanted & set(earlier.fields):
+            needed.insert(0, earlier)
+            wanted = (wanted - set(earlier.fields)) | (set(earlier.reads) - have)
+    return steps + [s._replace(run=_unasked(s.run)) for s in needed]
+
+
+def _unasked(run: StepFunction) -> StepFunction:
+    """A step's function with no prompter: the dice answer (a step alone asks its own)."""
+
+    def unasked(char: dict, ctx: Context) -> None:
+        prompter, ctx.prompter = ctx.prompter, None
+        try:
+            run(char, ctx)
+        finally:
+            ctx.prompter = prompter
+
+    return unasked
 
 
 def numbered(name: str, taken: Callable[[str], bool], after: int = 1) -> tuple[str, int]:
@@ -621,7 +657,7 @@ def generate(
         system.check_options(ctx)
     if step is not None:
         target = system.step(step)
-        steps = system.pc[: system.pc.index(target) + 1]
+        steps = step_walk(system, target)
         fields: tuple[str, ...] | None = target.fields
     else:
         steps = system.steps(kind)
@@ -643,7 +679,7 @@ def generate(
         seed = character_seed(batch_seed, index)
         if unique is None:
             ctx.start(seed, index)
-            char = make_character(ctx, compiled, fields)
+            char = make_character(ctx, compiled, fields, step)
         else:
             char = unique.make(seed, index)
         if prompter is not None:

@@ -204,7 +204,7 @@ def test_output_into_a_missing_folder_is_a_usage_error(tmp_path):
 def test_internal_error_exits_1_briefly_and_debug_shows_the_traceback(monkeypatch):
     import chargen.procedure as procedure
 
-    def broken(ctx, steps, fields=None):
+    def broken(ctx, steps, fields=None, step=None):
         raise RuntimeError("kaboom")
 
     monkeypatch.setattr(procedure, "make_character", broken)

@@ -430,7 +430,7 @@ def _joined(
 _NAME = Column("name", priority=9, wrap=True)
 # a step of a batch (`chargen matinee karriarer -n 5`): the columns of that part of the sheet
 STEP_ROSTERS: dict[str, tuple[Column, ...]] = {
-    "megakorporation": (Column("megakorporation_namn", priority=9),),  # no name yet
+    "megakorporation": (Column("name", priority=9), Column("megakorporation_namn", priority=8)),
     "hjaltepoang": (_NAME, Column("hjaltepoang", priority=8), Column("k_marker", priority=8)),
     "arketyp": (
         _NAME,

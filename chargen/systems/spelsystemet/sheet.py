@@ -237,8 +237,8 @@ ROSTER = [
     Column("vapen", _gear, priority=2, wrap=True),
 ]
 # a step of a batch (`chargen spelsystemet yrke -n 5`): the columns of what that step makes
-GENRE_ROSTER = (Column("genre_namn", priority=9),)
-ART_ROSTER = (Column("art_namn", priority=9),)
+GENRE_ROSTER = (Column("name", priority=9), Column("genre_namn", priority=8))
+ART_ROSTER = (Column("name", priority=9), Column("art_namn", priority=8))
 GRUNDEGENSKAPER_ROSTER = (Column("name", priority=9), *STATS)
 BERAKNADE_ROSTER = (
     Column("name", priority=9),
