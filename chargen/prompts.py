@@ -180,12 +180,18 @@ class Prompter:
             self.labels.prompt("tries", what=what), error_word=self.labels.word("error")
         )
 
-    def _invalid(self, answer: str, pool: list[dict] | None = None) -> None:
-        if self.strict and pool:  # a replay shows no list to be "above": name the choices
-            ids = ", ".join(str(e.get("id", e.get("name"))) for e in pool)
-            self.refused(f"'{answer}' is none of the choices (1 to {len(pool)}, or {ids})")
+    def _invalid(self, answer: str, valid: str = "") -> None:
+        """The answer is none of those the question takes: said in the pack's words
+        (of the options shown above); in a replay, which shows none, `valid` says them."""
+        if self.strict and valid:
+            self.refused(f"'{answer}' is none of the answers the question takes ({valid})")
         else:
             self.refused(self.labels.prompt("invalid", answer=answer))
+
+    @staticmethod
+    def _choices(pool: list[dict]) -> str:
+        ids = ", ".join(str(e.get("id", e.get("name"))) for e in pool)
+        return f"1 to {len(pool)}, or one of {ids}"
 
     def show(self, what: str, lines: list[str]) -> None:
         self.say("")
@@ -270,7 +276,7 @@ class Prompter:
             entry = self._resolve(answer, pool)
             if entry is not None:
                 return entry
-            self._invalid(answer, pool)
+            self._invalid(answer, self._choices(pool))
             invalid += 1
         raise self._retry(what)
 
@@ -312,7 +318,7 @@ class Prompter:
             chosen = [self._resolve(p, pool) for p in parts]
             unknown = [p for p, e in zip(parts, chosen, strict=True) if e is None]
             if unknown:
-                self._invalid(", ".join(unknown), pool)
+                self._invalid(", ".join(unknown), self._choices(pool))
             elif len({id(e) for e in chosen}) != len(chosen):
                 self.refuse("twice", answer=answer)
             elif not low <= len(chosen) <= high:  # "three Bakgrunder when two is the limit"
@@ -356,7 +362,7 @@ class Prompter:
             text = answer.lstrip("+").replace("−", "-")
             if _whole(text.lstrip("-")) and low <= int(text) <= high:
                 return int(text)
-            self._invalid(answer)
+            self._invalid(answer, f"a whole number from {low} to {high}")
         raise self._retry(what)
 
     def yes_no(self, what: str, default: bool | None = None) -> bool | None:
@@ -377,7 +383,7 @@ class Prompter:
                 return True
             if no.startswith(answer) and not yes.startswith(answer):
                 return False
-            self._invalid(answer)
+            self._invalid(answer, f"{yes} or {no}")
         raise self._retry(what)
 
     def text(self, what: str, suggestion: Any) -> str | None:
@@ -426,7 +432,8 @@ class Prompter:
                     return kept
                 self.refused(reason)
                 continue
-            self._invalid(answer)
+            valid = f"the numbers 1 to {len(drawn)} of those to keep"
+            self._invalid(answer, valid + (f", +1 to +{len(pool)} to add" if pool else ""))
         raise self._retry(what)
 
 
