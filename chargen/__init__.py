@@ -1,3 +1,3 @@
 """chargen: tabletop role-playing characters from each game's own creation procedure."""
 
-__version__ = "0.2.0"
+__version__ = "0.2.1"

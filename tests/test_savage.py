@@ -133,7 +133,7 @@ def test_pc_envelope_and_role(pcs):
         assert char["system"] == "savage" and char["kind"] == "pc"
         assert char["template"] in TABLES["koncepciok"]
         assert char["foszereplo"] is True and char["vadkocka"] == "d6"
-        assert char["sebek_max"] == 3 and char["szivos"] is None
+        assert char["sebek_max"] == char["elviselt_sebek"] == 3 and char["szivos"] is None
 
 
 def test_attribute_steps_add_up_exactly(pcs):
@@ -430,7 +430,8 @@ def test_mellekszereplok_no_vadkocka_one_seb_takes_them_out(npcs):
         if "szivos" in spec:
             assert char["szivos"] == spec["szivos"]
         else:
-            assert char["szivos"] is None and char["sebek_max"] == 0
+            assert char["szivos"] is None and char["elviselt_sebek"] == 0
+        assert char["sebek_max"] == 0  # the contract: 0 for a Mellékszereplő, any grade
         npc_rules_hold(char)
     assert len({c["template"] for c in npcs}) >= 15
 
@@ -455,7 +456,9 @@ def test_members_vary_within_the_templates_range(npcs):
 @pytest.mark.parametrize("grade,wounds", [("szivos", 0), ("nagyon_szivos", 1)])
 def test_tough_grades(grade, wounds):
     for char in make("savage", "npc", count=40, seed=4, options={"tough": grade}):
-        assert char["szivos"] == grade and char["sebek_max"] == wounds
+        # the contract: sebek_max 0 for a Mellékszereplő; what its grade bears beside it
+        assert char["szivos"] == grade and char["sebek_max"] == 0
+        assert char["elviselt_sebek"] == wounds
         assert char["foszereplo"] is False and char["vadkocka"] is None
 
 

@@ -206,7 +206,7 @@ def test_actor_type_wild_card_wounds_and_bennies(exported):
                 else {None: 0, "szivos": 0, "nagyon_szivos": 1}[char["szivos"]]
             )
             assert s["wounds"]["max"] == want, label
-        assert s["wounds"]["max"] == char["sebek_max"]
+        assert s["wounds"]["max"] == char["elviselt_sebek"]
         assert s["bennies"] == {"value": char["sorspont"], "max": char["sorspont"]}
         if label.endswith("/wild"):
             assert doc["type"] == "npc" and s["wildcard"] is True and s["wounds"]["max"] == 3

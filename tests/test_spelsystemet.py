@@ -42,8 +42,9 @@ KP_FRACTIONS = {
 MELEE = {name: row for name, *row in melee_rows()}  # name -> [Skada, Typ, L, grepp]
 RANGED = {name: row for name, *row in ranged_rows()}  # name -> [Skada, Typ, Eh, Sv]
 # by name as the sheet writes it: the document's, in Swedish capitals ("Hårt läder")
-ARMOUR = {n[0] + n[1:].lower(): (h, k, s) for n, h, k, s in armour_rows("Rustning SP: H K S")}
-HELMETS = {n[0] + n[1:].lower(): (h, k, s) for n, h, k, s in armour_rows("Hjälm SP: H K S")}
+# the contract: a row's `namn` as the document prints it ("Hårt Läder"); `benamning` the sheet's
+ARMOUR = {n: (h, k, s) for n, h, k, s in armour_rows("Rustning SP: H K S")}
+HELMETS = {n: (h, k, s) for n, h, k, s in armour_rows("Hjälm SP: H K S")}
 
 
 def ceil(fraction) -> int:
@@ -295,7 +296,9 @@ def test_weapons_suit_yrke_and_genre(everyone):
             if w["id"] in ("obevapnad", "skold"):
                 continue
             table = "narstridsvapen" if "langd" in w else "avstandsvapen"
-            assert w["id"] == ids[w["namn"]]
+            assert w["id"] == ids[w["benamning"]]
+            entry = TABLES[table].get(w["id"])
+            assert w["namn"] == entry.get("tabellnamn", entry["name"])
             listed = job.get(f"{table}_per_genre", {}).get(char["genre"], job[table])
             assert w["id"] in listed and w["id"] in genre[table], (char["yrke"], w["id"])
         if any(w["id"] == "skold" for w in char["vapen"]):
@@ -304,7 +307,7 @@ def test_weapons_suit_yrke_and_genre(everyone):
 
 
 def test_great_weapons_and_bows_appear_in_the_sample(everyone):
-    carried = {w["namn"] for c in everyone for w in c["vapen"]}
+    carried = {w["benamning"] for c in everyone for w in c["vapen"]}
     assert {"Slagsvärd", "Storyxa", "Tung långbåge", "Laserkarbin", "Hagelgevär"} <= carried
 
 
@@ -317,7 +320,8 @@ def test_armour_rows_are_the_documents_and_cover_each_body_part(everyone):
             assert (str(piece["sp"]["h"]), str(piece["sp"]["k"])) == (h, k)
             assert s.startswith(str(piece["sp"]["s"]))
             if piece.get("under"):
-                assert piece["namn"] in ("Tyg", "Tjockt tyg", "Kvilt", "Stoppning", "Mjukt läder")
+                assert piece["namn"] in ("Tyg", "Tjockt Tyg", "Kvilt", "Stoppning", "Mjukt Läder")
+            assert piece["benamning"] == piece["namn"][0] + piece["namn"][1:].lower()
             if piece["tabell"] == "hjalmar":
                 assert piece["kroppsdelar"] == ["huvud"]
             for part in piece["kroppsdelar"]:
@@ -553,7 +557,7 @@ def test_sheet_in_swedish():
         assert heading in text, heading
     [char] = make("spelsystemet", seed=8, options={"genre": "fantasy"})
     for w in char["vapen"]:
-        assert w["namn"] in text and w["faktisk_skada"] in text
+        assert w["benamning"] in text and w["faktisk_skada"] in text
 
 
 def test_json_output_and_npc_roster():
@@ -615,3 +619,21 @@ def test_npc_genre_alone_draws_only_templates_that_live_there(genre_id):
         assert genre_id in jobs.get(n["yrke"])["genrer"]
         assert n["yrke"] in templates.get(n["template"])["yrken"]
     assert len({n["template"] for n in npcs}) >= 10
+
+
+def test_weapon_and_armour_namn_is_the_documents_printed_name(everyone):
+    """The contract: `vapen[].namn` as the document's table spells it ("Pilbåge, L"),
+    `rustning[].namn` as the document spells it ("Hårt Läder"); `benamning` is the
+    sheet's reading. Every row the document prints is met by its own name."""
+    printed_names = {r[0] for r in melee_rows()} | {r[0] for r in ranged_rows()}
+    printed_names |= set(ARMOUR) | set(HELMETS)
+    seen = set()
+    for char in everyone:
+        for row in (*char["vapen"], *char["rustning"]):
+            table = row.get("tabell") or ("narstridsvapen" if "langd" in row else "avstandsvapen")
+            entry = TABLES[table].get(row["id"])
+            if entry.get("source", "").startswith("001"):  # a row the document prints
+                assert row["namn"] in printed_names, (table, row["namn"])
+                seen.add(row["namn"])
+            assert row["benamning"] == entry["name"]
+    assert {"Pilbåge, L", "Pistol, M", "Hårt Läder", "Öppen Hjälm"} & seen

@@ -130,7 +130,7 @@ def _armour(items: Items, char: dict, locations: dict[str, str], labels, tables)
             _add(
                 items,
                 "armour",
-                f"{piece['namn']} ({labels.key(part, tables)})",
+                f"{piece.get('benamning', piece['namn'])} ({labels.key(part, tables)})",
                 f"{piece.get('id', piece['namn'])}:{part}",
                 {
                     "description": html(text),
@@ -169,7 +169,8 @@ def _weapons(items: Items, char: dict) -> None:
         if ranged:
             system["range1"] = str(weapon.get("skottvidd_meter", weapon["skottvidd"]))
             system["rof"] = str(weapon.get("eldhastighet", "1"))
-        _add(items, "weapon", weapon["namn"], weapon.get("id", weapon["namn"]), system)
+        name = weapon.get("benamning", weapon["namn"])
+        _add(items, "weapon", name, weapon.get("id", weapon["namn"]), system)
 
 
 def actor(char: dict, tables, items: Items) -> dict:

@@ -141,7 +141,7 @@ def block(
     lines.append(
         _wrap(
             width,
-            f"{who_text}. Sorspont {char.get('sorspont', 0)}, Sebek {char.get('sebek_max', 0)}.",
+            f"{who_text}. Sorspont {char.get('sorspont', 0)}, Sebek {char.get('elviselt_sebek', 0)}.",
         )
     )
     abilities = _abilities(char, tables)

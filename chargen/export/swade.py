@@ -375,7 +375,7 @@ def actor(char: dict, tables, items: Items) -> dict:
     }
     if pc:
         details["currency"] = char.get("penz", 0)
-    sebek = char.get("sebek_max", 3 if wild else 0)
+    sebek = char.get("elviselt_sebek", 3 if wild else 0)  # a Nagyon szívós one bears one
     system: dict[str, Any] = {
         "attributes": attributes,
         "pace": {

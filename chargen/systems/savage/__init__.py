@@ -268,6 +268,7 @@ PC_STEPS = [
             "vadkocka",
             "sorspont",
             "sebek_max",
+            "elviselt_sebek",
             "sebbuntetes_max",
             "szivos",
         ),
@@ -308,7 +309,7 @@ NPC_STEPS = [
     Step(
         "szerep",
         npcs.szerep,
-        fields=("foszereplo", "vadkocka", "sorspont", "sebek_max", "szivos"),
+        fields=("foszereplo", "vadkocka", "sorspont", "sebek_max", "elviselt_sebek", "szivos"),
         reads=("template",),
     ),
     # a beast's epithets fit its template (jelzok.toml `when = { sablon = ... }`)

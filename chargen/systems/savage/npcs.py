@@ -194,19 +194,23 @@ def _role(ctx: Context, template_id: str) -> dict:
             "vadkocka": s["vadkocka"],
             "sorspont": s["sorspont_vad_npc"] + fixed["fx"]["sorspont"],
             "sebek_max": s["sebek_foszereplo"],
+            "elviselt_sebek": s["sebek_foszereplo"],
             "szivos": None,
         }
     grade = ctx.option("tough") or fixed["template"].get("szivos")
-    wounds = (
+    borne = (
         ctx.table("szivos_fokozatok").get(grade)["sebek_max"]
         if grade
         else s["sebek_mellekszereplo"]
     )
+    # the contract's sebek_max is a Mellékszereplő's 0 whatever its grade; what a Nagyon
+    # szívós one bears ("egy Sebet elvisel") is elviselt_sebek
     return {
         "foszereplo": False,
         "vadkocka": None,
         "sorspont": 0,
-        "sebek_max": wounds,
+        "sebek_max": s["sebek_mellekszereplo"],
+        "elviselt_sebek": borne,
         "szivos": grade,
     }
 

@@ -98,7 +98,7 @@ def _derived_rows(char: dict, tables: Tables) -> list[list]:
         [L("sorspont"), char["sorspont"]],
         [L("sebek"), _wounds(char, tables)],
     ]
-    if char["sebek_max"]:  # one who bears a Seb fights on with its penalty
+    if char["elviselt_sebek"]:  # one who bears a Seb fights on with its penalty
         cap = tables["beallitasok"].settings["sebbuntetes_max"]
         rows.append([L("sebbuntetes"), L.fill("sebbuntetes_szabaly", max=cap)])
     if char.get("meret"):
@@ -132,8 +132,8 @@ def _wounds(char: dict, tables: Tables) -> str:
         entry = grades.get(grade)
         words = entry.get("description", "").rstrip(".")
         return f"{entry['name']}: {words[:1].lower()}{words[1:]}" if words else entry["name"]
-    if char["sebek_max"]:
-        return tables.labels.fill("sebek_viselt", n=char["sebek_max"])
+    if char["elviselt_sebek"]:
+        return tables.labels.fill("sebek_viselt", n=char["elviselt_sebek"])
     return tables.labels("sebek_elso")
 
 
@@ -318,10 +318,10 @@ def _wounds_short(char: dict, tables: Tables) -> str:
     labels = tables.labels
     grade = char.get("szivos")
     if char["foszereplo"]:
-        return f"{char['sebek_max']} ({labels('foszereplo')})"
+        return f"{char['elviselt_sebek']} ({labels('foszereplo')})"
     if grade:
-        return f"{char['sebek_max']} ({labels(grade)})"
-    return str(char["sebek_max"])
+        return f"{char['elviselt_sebek']} ({labels(grade)})"
+    return str(char["elviselt_sebek"])
 
 
 # What a game master runs a fight with goes last when the roster must shrink: Hárítás

@@ -838,6 +838,7 @@ def szarmaztatott(char: dict, ctx: Context) -> None:
     char["vadkocka"] = r.s["vadkocka"]
     char["sorspont"] = r.s["sorspont_jatekos"] + fx["sorspont"]
     char["sebek_max"] = r.s["sebek_foszereplo"]
+    char["elviselt_sebek"] = r.s["sebek_foszereplo"]
     char["sebbuntetes_max"] = r.s["sebbuntetes_max"]
     char["szivos"] = None
 

@@ -101,6 +101,7 @@ SPECS = {
             "min_sto": "int[0..100]",
             "min_sty": "int[0..100]",
             "anmarkning": "str",
+            "tabellnamn": "str",
         },
     ),
     "avstandsvapen": Spec(
@@ -114,6 +115,7 @@ SPECS = {
             "min_sto": "int[0..100]",
             "min_sty": "int[0..100]",
             "anmarkning": "str",
+            "tabellnamn": "str",
         },
     ),
     "rustningar": Spec(
@@ -124,9 +126,13 @@ SPECS = {
             "under": "bool",
             "med_hjalm": "bool",
             "anmarkning": "str",
+            "tabellnamn": "str",
         },
     ),
-    "hjalmar": Spec("definitions", fields={"sp": "dict[int[0..100]]{h,k,s}!", "anmarkning": "str"}),
+    "hjalmar": Spec(
+        "definitions",
+        fields={"sp": "dict[int[0..100]]{h,k,s}!", "anmarkning": "str", "tabellnamn": "str"},
+    ),
     "rustningspaket": Spec(
         "definitions",
         fields={

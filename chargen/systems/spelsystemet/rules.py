@@ -344,7 +344,8 @@ def weapon_row(tables: Tables, rules: dict, table: str, weapon: dict, grund: str
         basis = tables[table].get(weapon["som"])
     row = {
         "id": weapon["id"],
-        "namn": weapon["name"],
+        "namn": weapon.get("tabellnamn") or weapon["name"],  # as the document's table prints it
+        "benamning": weapon["name"],  # as a reader says it (the sheet's)
         "skada": weapon["skada"],
         "typ": weapon["typ"],
         "faktisk_skada": actual_damage(basis["skada"], grund, rules),
@@ -444,7 +445,13 @@ def outfit(kit: dict, tables: Tables, rules: dict) -> tuple[list, dict, dict]:
     for (table, piece_id, is_under), parts in worn.items():
         piece = entries[(table, piece_id, is_under)]
         sp = {k: piece["sp"][k] for k in ("h", "k", "s")}
-        row = {"id": piece["id"], "namn": piece["name"], "sp": sp, "kroppsdelar": parts}
+        row = {
+            "id": piece["id"],
+            "namn": piece.get("tabellnamn") or piece["name"],  # as the document prints it
+            "benamning": piece["name"],  # as a reader says it (the sheet's)
+            "sp": sp,
+            "kroppsdelar": parts,
+        }
         if "sp_laser" in piece:
             row["sp_laser"] = piece["sp_laser"]
         row["tabell"] = table

@@ -74,7 +74,7 @@ def _body_parts(char: dict, L) -> Section:
     covering: dict[str, list[str]] = {p: [] for p in parts}
     for piece in char.get("rustning", ()):
         for p in piece["kroppsdelar"]:
-            covering.setdefault(p, []).append(piece["namn"])
+            covering.setdefault(p, []).append(piece["benamning"])
     headers = [L("kroppsdel")] + ([L("kp")] if kp else [])
     if skydd:
         headers += [L("rustning"), L("sp_h"), L("sp_k"), L("sp_s")]
@@ -99,7 +99,7 @@ def _weapon_sections(weapons: list[dict], tables: Tables) -> list[Section]:
             reach = f"{L('langd')} {w['langd']}"
         else:
             reach = f"{L('eh')} {w['eldhastighet']}, {L('sv')} {w['skottvidd_meter']} {L('meter')}"
-        name, code, damage = w["namn"], w["skada"], w["faktisk_skada"]
+        name, code, damage = w["benamning"], w["skada"], w["faktisk_skada"]
         if "stridskonst" in w:  # the document's "(Grund-2)", and whether the * minimum ate it
             name = f"{name} ({w['stridskonst']})"
             code = w["stridskonst_skada"]
@@ -151,9 +151,9 @@ def weapon_notes(weapons: list[dict], tables: Tables) -> list[str]:
         table = tables["narstridsvapen" if "langd" in w else "avstandsvapen"]
         rules = table.get(w["id"]).get("rules") if w.get("id") in table else None
         if rules:
-            by_note.setdefault(rules, []).append(w["namn"])
+            by_note.setdefault(rules, []).append(w["benamning"])
         if w.get("anmarkning"):
-            by_note.setdefault(w["anmarkning"], []).append(w["namn"])
+            by_note.setdefault(w["anmarkning"], []).append(w["benamning"])
     by_names: dict[str, list[str]] = {}  # one line per weapon (or weapons) with all its texts
     for text, names in by_note.items():
         by_names.setdefault(", ".join(dict.fromkeys(names)), []).append(text)
@@ -206,7 +206,7 @@ PARTS = [
 
 
 def _gear(char: dict) -> str:
-    return ", ".join(whole(f"{w['namn']} {w['faktisk_skada']}") for w in char["vapen"])
+    return ", ".join(whole(f"{w['benamning']} {w['faktisk_skada']}") for w in char["vapen"])
 
 
 def _best_skills(char: dict, count: int = 4) -> str:
