@@ -231,7 +231,11 @@ class Campaign:
     def select(self, where: Selection, columns: str = "*") -> Iterator[Any]:
         sql, params = where.sql()
         try:
-            yield from self.db.execute(f"SELECT {columns} FROM characters{sql} ORDER BY id", params)
+            rows = self.db.execute(f"SELECT {columns} FROM characters{sql} ORDER BY id", params)
+            # (a loop, not `yield from`: closing the generator after the database, when the
+            # reader went away, must not close the cursor of a closed database)
+            for row in rows:  # noqa: UP028
+                yield row
         except _sqlite_error() as exc:
             raise self.error(exc) from None
 
@@ -346,7 +350,7 @@ def _row_problems(row) -> list[str]:
     cid, system, kind, template, name, seed, made_by, text = row
     try:
         char = json.loads(text)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:
         return [f"character {cid}: its JSON does not parse ({exc})"]
     if not isinstance(char, dict):
         return [f"character {cid}: its JSON is not an object"]
@@ -709,8 +713,18 @@ def _day_after(text: str) -> str:
 
 
 def character(row) -> dict:
-    """A stored character as the run made it."""
-    return json.loads(row["json"])
+    """A stored character as the run made it (a damaged row is a CampaignError)."""
+    try:
+        char = json.loads(row["json"])
+    except (ValueError, TypeError, RecursionError):
+        char = None
+    if not isinstance(char, dict) or not all(k in char for k in ("system", "kind", "name")):
+        which = f"character {row['id']}" if "id" in row.keys() else "a character"  # noqa: SIM118 (a Row)
+        raise CampaignError(
+            f"the campaign's {which} is stored damaged (its JSON is no character): "
+            "chargen campaign check says more"
+        )
+    return char
 
 
 def tables_of(campaign: Campaign, row) -> list[str]:

@@ -344,8 +344,8 @@ def _generate_command(system, kind: str, step) -> click.Command:
     def callback(**params):
         try:
             run_generate(system, kind, step, **params)
-        except (ChargenError, click.ClickException, click.exceptions.Abort):
-            raise
+        except (ChargenError, PipeClosed, click.ClickException, click.exceptions.Abort):
+            raise  # (a closed pipe is the reader's going, not the pack's fault)
         except Exception as exc:
             if not params.get("tables_dirs") or DEBUG["on"]:
                 raise
@@ -770,7 +770,8 @@ def where_condition(system, kind: str, options: dict, text: str, asked: str | No
 
 def matching(items, condition, count: int, tries: int, taken=None):
     """The characters that satisfy `condition`, until `count`; after `tries` characters
-    (or when a path has not been met in the first ones), exit 2 saying how rare it was.
+    (or when a path has not been met in the first ones, or none matched in the first
+    WHERE_TRIES of a big batch), exit 2 saying how rare it was.
     Each is made from its own seed as it is alone (the batch's names are left as they
     come), and one whose name a kept character has is passed by, so that no name
     repeats and every match's recipe makes it again; when RENAME_TRIES such matches
@@ -804,13 +805,16 @@ def matching(items, condition, count: int, tries: int, taken=None):
             yield char
             if found == count:
                 return
-        elif not found and tried <= 200:
-            first.append(char)
-            if tried == 200:
-                why = conditions.unreached(condition.paths, first)
-                if why:
-                    raise ChargenError(why)
-                first = []
+        elif not found:
+            if tried <= 200:
+                first.append(char)
+                if tried == 200:
+                    why = conditions.unreached(condition.paths, first)
+                    if why:
+                        raise ChargenError(why)
+                    first = []
+            elif tried >= WHERE_TRIES:  # none in the first 50,000: no more of a big -n
+                break
     raise ChargenError(
         f"{found:,} of {tried:,} characters matched --where {condition.text!r}"
         + (f" ({count:,} asked)" if count > 1 or found else "")
@@ -1370,8 +1374,8 @@ def campaign_show(key, campaign_path, system_id, fmt, width, output, latin1) -> 
             with out.destination(output) as stream:
                 out.write([row["json"] + "\n"], stream)
             return
-        system, pack = _pack_for(campaign, row)
         char = character(row)
+        system, pack = _pack_for(campaign, row)
     export = formats.lookup(fmt, system.id)
     values = formats.values_for(export, system.id, {"latin1": latin1})
     values |= {"width": width or out.terminal_width()}
@@ -1421,7 +1425,7 @@ def campaign_export(ids, campaign_path, fmt, width, output, latin1, **filters) -
         first = next(campaign.select(where, "id, system, run"))
         system, pack = _pack_for(campaign, first)
         count = next(campaign.select(where, "COUNT(*)"))[0]
-        items = (character(row) for row in campaign.select(where, "json"))
+        items = (character(row) for row in campaign.select(where, "id, json"))
         export = formats.lookup(fmt, system.id)
         values = formats.values_for(export, system.id, {"latin1": latin1}) | {"width": width}
         if export is None and fmt in FORMATS:  # each character's whole sheet, one after another

@@ -204,6 +204,13 @@ def percent(chance: Fraction | float) -> str:
     if chance == 0:
         return "0%"
     value = float(chance) * 100
+    if value < 1e-6:  # (or below a float's range): "7.653e-80%", not eighty zeros
+        exact = Fraction(chance) * 100
+        power = math.floor(math.log10(exact.numerator) - math.log10(exact.denominator))
+        mantissa = float(exact / Fraction(10) ** power)
+        if mantissa >= 10:  # (the logarithms' rounding)
+            mantissa, power = mantissa / 10, power + 1
+        return f"{mantissa:.3f}".rstrip("0").rstrip(".") + f"e{power}%"
     digits = max(0, 3 - math.floor(math.log10(value)))
     text = f"{value:.{digits}f}"
     if "." in text:

@@ -183,6 +183,8 @@ class Prompter:
     def _invalid(self, answer: str, valid: str = "") -> None:
         """The answer is none of those the question takes: said in the pack's words
         (of the options shown above); in a replay, which shows none, `valid` says them."""
+        if len(answer) > 60:  # a pasted page is not said back whole
+            answer = answer[:57] + "..."
         if self.strict and valid:
             self.refused(f"'{answer}' is none of the answers the question takes ({valid})")
         else:

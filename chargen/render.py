@@ -119,17 +119,15 @@ def wrap(text: str, width: int, indent: str = "", first: str = "") -> list[str]:
             if not fresh:
                 out.append(line)
                 line, fresh = indent, True
-            while dw(line) + dw(word) > width:
+            left = dw(word)  # (kept as the word is cut: a long word costs its length once)
+            while dw(line) + left > width:
                 cut = width - dw(line) - 1
                 # a compound breaks at its own hyphen
                 own = word.rfind("-", 0, cut + 1 if dw is len else fit_prefix(word, cut + 1))
-                if own > 0:
-                    out.append(line + word[: own + 1])
-                    word = word[own + 1 :]
-                else:
-                    keep = cut if dw is len else fit_prefix(word, cut)
-                    out.append(line + word[:keep] + "-")
-                    word = word[keep:]
+                keep = own + 1 if own > 0 else cut if dw is len else fit_prefix(word, cut)
+                piece, word = word[:keep], word[keep:]
+                out.append(line + piece + ("" if own > 0 else "-"))
+                left -= dw(piece)
                 line = indent
             line, fresh = line + word, False
         out.append(line.rstrip() if not fresh else lead.rstrip())

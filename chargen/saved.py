@@ -39,9 +39,13 @@ def read(path: str) -> list[dict]:
         ) from None
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise ChargenError(f"{shown} is not chargen's JSON (nested too deep)") from None
     except json.JSONDecodeError:
         try:
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except RecursionError:
+            raise ChargenError(f"{shown} is not chargen's JSON (nested too deep)") from None
         except json.JSONDecodeError as exc:
             raise ChargenError(
                 f"{shown} is not chargen's JSON (line {exc.lineno}: {exc.msg})"

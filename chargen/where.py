@@ -100,12 +100,29 @@ class Condition(NamedTuple):
     paths: tuple[tuple[str, ...], ...]
 
 
+MAX_DEPTH = 50  # parentheses and nots within each other (a deeper one is no question)
+
+
 def parse(text: str) -> Condition:
     parser = _Parser(text)
+    if _depth(text) > MAX_DEPTH:
+        parser.fail(f"more than {MAX_DEPTH} parentheses within each other")
     node = parser.expr()
     if parser.peek().kind != "end":
         parser.fail(f"unexpected {parser.peek().text!r}")
     return Condition(text, lambda char: _truth(node(char)), tuple(parser.paths))
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of parentheses in `text` (quoted ones too: a bound, not a parse)."""
+    depth = deepest = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+    return deepest
 
 
 class _Parser:

@@ -1,0 +1,91 @@
+"""Input a hostile or careless user gives (found by a fuzzing pass): each is exit 2 with
+a message, or quiet where the reader went away, never an internal error (exit 1)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from conftest import run
+
+from chargen import commands
+from chargen.odds import percent
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def _shell(line: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        line, shell=True, capture_output=True, text=True, env=ENV, executable="/bin/bash", cwd=ROOT
+    )
+
+
+def test_a_closed_pipe_with_a_users_pack_is_quiet():
+    done = _shell(
+        f"set -o pipefail; '{sys.executable}' -m chargen karma npc -n 3000"
+        " --tables examples/my-pack -f jsonl | head -1"
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert json.loads(done.stdout)["system"] == "karma"
+
+
+def test_a_campaign_export_into_a_closed_pipe_is_quiet(tmp_path):
+    db = tmp_path / "c.db"
+    assert run("karma", "npc", "-n", "3000", "--seed", "1", "--campaign", db).exit_code == 0
+    for fmt in ("jsonl", "json", "table"):
+        done = _shell(
+            f"set -o pipefail; '{sys.executable}' -m chargen campaign export -f {fmt}"
+            f" --campaign '{db}' | head -1"
+        )
+        assert done.returncode == 0 and done.stderr == "", (fmt, done.stderr)
+
+
+@pytest.mark.parametrize("stored", ["{not json", "[1, 2]", "{}", "[" * 1000 + "]" * 1000])
+def test_a_damaged_campaign_row_is_named_not_a_crash(tmp_path, stored):
+    db = tmp_path / "c.db"
+    assert run("karma", "npc", "-n", "2", "--seed", "1", "--campaign", db).exit_code == 0
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE characters SET json = ? WHERE id = 1", (stored,))
+    for args in (["show", "1"], ["export"], ["check"]):
+        done = run("campaign", *args, "--campaign", db)
+        assert done.exit_code == 2, (args, done.stderr)
+        assert "internal error" not in done.stderr
+    assert "character 1 is stored damaged" in run("campaign", "show", "1", "--campaign", db).stderr
+
+
+def test_json_nested_too_deep_is_no_character():
+    done = run("karma", "reroll", "name", "-", input="[" * 1000 + "]" * 1000)
+    assert done.exit_code == 2 and "nested too deep" in done.stderr, done.stderr
+
+
+def test_where_nested_too_deep_is_refused():
+    done = run("karma", "npc", "--where", "(" * 170 + "name" + ")" * 170)
+    assert done.exit_code == 2 and "parentheses within each other" in done.stderr, done.stderr
+
+
+def test_an_impossible_where_gives_up_after_the_first_tries_whatever_n(monkeypatch):
+    monkeypatch.setattr(commands, "WHERE_TRIES", 400)
+    done = run("karma", "npc", "--where", "seed < 0", "-n", "1000000")
+    assert done.exit_code == 2 and "0 of 400 characters matched" in done.stderr, done.stderr
+
+
+def test_tiny_odds_are_written_with_a_power_of_ten():
+    assert percent(Fraction(1, 36)) == "2.778%"
+    assert percent(Fraction(3, 10**100)) == "3e-98%"
+    assert percent(Fraction(1, 3 * 10**400)) == "3.333e-399%"  # below a float's range
+    done = run("roll", "5d6!", "--odds", "--depth", "100")
+    assert done.exit_code == 0, done.stderr
+    assert "e-" in done.stdout and "0.0000000" not in done.stdout
+
+
+def test_a_pasted_page_as_an_answer_is_not_said_back_whole():
+    done = run("karma", "pc", "--interactive", input="x" * 100_000 + "\n")
+    assert done.exit_code == 2 and "x" * 57 + "..." in done.stderr, done.stderr[-300:]
+    assert "x" * 100 not in done.stderr
