@@ -457,6 +457,9 @@ def _validate_options(system, kind: str, pack, chosen: dict) -> dict:
             for item, found in zip(items, ids, strict=True):
                 if found is None:
                     raise ChoiceError(option.name, item, list(table.ids))
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            if twice:  # (one row chosen twice is one choice; a table's rows are each once)
+                raise ChargenError(f"--{option.name} names the same row twice: {', '.join(twice)}")
             value = ids if option.multiple else ids[0]
         elif isinstance(value, tuple):
             value = list(value)
@@ -1448,7 +1451,11 @@ def campaign_forget(ids, campaign_path, run_id) -> None:
     free again."""
     if not ids and run_id is None:
         raise click.UsageError("name the characters to forget (ID...) or a run (--run R)")
-    with _open_campaign(campaign_path, write=True) as campaign:
+    import os
+
+    # (write: it removes rows; a missing file is "no campaign", never made empty here)
+    exists = campaign_path is not None and os.path.exists(campaign_path)
+    with _open_campaign(campaign_path, write=exists) as campaign:
         done = campaign.forget(list(ids)) if ids else 0
         if run_id is not None:
             done += campaign.forget_run(run_id)

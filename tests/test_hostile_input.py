@@ -89,3 +89,22 @@ def test_a_pasted_page_as_an_answer_is_not_said_back_whole():
     done = run("karma", "pc", "--interactive", input="x" * 100_000 + "\n")
     assert done.exit_code == 2 and "x" * 57 + "..." in done.stderr, done.stderr[-300:]
     assert "x" * 100 not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["savage", "pc", "--elony", "bator", "--elony", "bator"], "--elony"),
+        (["karma", "pc", "--bakgrund", "munk", "--bakgrund", "munk"], "--bakgrund"),
+        (["savage", "pc", "--hatrany", "gyava", "--hatrany", "gyava"], "--hatrany"),
+    ],
+)
+def test_a_row_chosen_twice_is_refused_for_every_repeatable_choice(args, option):
+    done = run(*args)
+    assert done.exit_code == 2 and f"{option} names the same row twice" in done.stderr, done.stderr
+
+
+def test_forgetting_in_a_missing_campaign_makes_no_file(tmp_path):
+    db = tmp_path / "new.db"
+    done = run("campaign", "forget", "1", "--campaign", db)
+    assert done.exit_code == 2 and "no campaign" in done.stderr and not db.exists()
