@@ -61,7 +61,8 @@ def read_text(path) -> tuple[str, str]:
             raw = handle.read(MAX_FILE_BYTES + 1)
         if len(raw) > MAX_FILE_BYTES:
             return "", f"over {MAX_FILE_BYTES:,} bytes: a table file has at most that"
-        return raw.decode("utf-8"), ""
+        # utf-8-sig: a byte-order mark (what Notepad writes) is no part of the text
+        return raw.decode("utf-8-sig"), ""
     except UnicodeDecodeError as exc:
         return "", f"cannot read: not UTF-8 text ({exc.reason} at byte {exc.start})"
     except OSError as exc:

@@ -108,3 +108,17 @@ def test_forgetting_in_a_missing_campaign_makes_no_file(tmp_path):
     db = tmp_path / "new.db"
     done = run("campaign", "forget", "1", "--campaign", db)
     assert done.exit_code == 2 and "no campaign" in done.stderr and not db.exists()
+
+
+def test_a_table_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Notepad saves UTF-8 with a BOM; the table is the same text without it."""
+    (tmp_path / "karma").mkdir()
+    own = (ROOT / "tables" / "karma" / "laster.toml").read_text(encoding="utf-8")
+    (tmp_path / "karma" / "laster.toml").write_bytes(b"\xef\xbb\xbf" + own.encode("utf-8"))
+    checked = run("tables", "check", str(tmp_path))
+    assert checked.exit_code == 0, checked.stderr
+    made = run("karma", "pc", "--tables", str(tmp_path), "--seed", "1", "-f", "jsonl")
+    plain = run("karma", "pc", "--seed", "1", "-f", "jsonl")
+    assert (
+        made.exit_code == 0 and json.loads(made.stdout)["last"] == json.loads(plain.stdout)["last"]
+    )
