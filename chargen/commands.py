@@ -785,7 +785,7 @@ def matching(items, condition, count: int, tries: int, taken=None):
     from chargen.procedure import RENAME_TRIES, numbered
 
     found = tried = passed = in_a_row = 0
-    first: list = []
+    first: list = []  # the first 200 tried, while none matched: what the messages tell of
     names: set = set()  # of the characters kept: a match whose name is taken is passed by
 
     def is_taken(name: str) -> bool:
@@ -815,13 +815,13 @@ def matching(items, condition, count: int, tries: int, taken=None):
                     why = conditions.unreached(condition.paths, first)
                     if why:
                         raise ChargenError(why)
-                    first = []
             elif tried >= WHERE_TRIES:  # none in the first 50,000: no more of a big -n
                 break
     raise ChargenError(
         f"{found:,} of {tried:,} characters matched --where {condition.text!r}"
         + (f" ({count:,} asked)" if count > 1 or found else "")
         + (f", and {passed:,} more whose names were taken" if passed else "")
+        + ("" if found else conditions.unmet(condition.literals, first))
         + ": loosen the condition, or give the choices it asks for as options"
     )
 

@@ -98,6 +98,9 @@ class Condition(NamedTuple):
     text: str
     holds: Callable[[dict], bool]
     paths: tuple[tuple[str, ...], ...]
+    # (path, text) of each `PATH == "text"`, `"text" in PATH` and their mirrors: what
+    # `unmet` says of when no character matched
+    literals: tuple[tuple[tuple[str, ...], str], ...] = ()
 
 
 MAX_DEPTH = 50  # parentheses and nots within each other (a deeper one is no question)
@@ -110,7 +113,9 @@ def parse(text: str) -> Condition:
     node = parser.expr()
     if parser.peek().kind != "end":
         parser.fail(f"unexpected {parser.peek().text!r}")
-    return Condition(text, lambda char: _truth(node(char)), tuple(parser.paths))
+    return Condition(
+        text, lambda char: _truth(node(char)), tuple(parser.paths), tuple(parser.literals)
+    )
 
 
 def _depth(text: str) -> int:
@@ -131,6 +136,7 @@ class _Parser:
         self.items = tokens(text)
         self.at = 0
         self.paths: list[tuple[str, ...]] = []
+        self.literals: list[tuple[tuple[str, ...], str]] = []
         self.quantifier: list[list[Node]] | None = None  # the paths a quantifier spans
 
     def peek(self) -> Token:
@@ -188,11 +194,15 @@ class _Parser:
 
     def comparison(self, quantified: bool = False) -> Node:
         first = self.peek().at
+        left_token = self.peek()
         left = self.operand(quantified)
         token = self.peek()
         if token.kind == "op" and token.text in ("==", "!=", "<", "<=", ">", ">="):
             self.at += 1
+            right_token = self.peek()
             right = self.operand(quantified)
+            if token.text == "==":
+                self._note_literal(left_token, right_token)
             return _compare(token.text, left, right, None if quantified else self._written(first))
         if token.kind == "op" and token.text == "=":
             self.fail("'=' is no comparison: write '=='")
@@ -201,7 +211,10 @@ class _Parser:
         ):
             negated = token.text == "not"
             self.at += 2 if negated else 0
+            right_token = self.peek()
             right = self.operand(quantified)
+            if not negated:
+                self._note_literal(left_token, right_token)
             text = None if quantified else self._written(first)
 
             def member(c: dict) -> bool:
@@ -212,6 +225,21 @@ class _Parser:
 
             return member
         return left
+
+    def _note_literal(self, one: Token, other: Token) -> None:
+        """Note a path compared with a string, for `unmet` (a side that is more than
+        one token, a parenthesis, is no plain path or string)."""
+        for a, b in ((one, other), (other, one)):
+            if a.kind == "string" and b.kind == "word" and self._plain_path(b):
+                self.literals.append((tuple(b.text.split(".")), _unquoted(a.text)))
+
+    @staticmethod
+    def _plain_path(token: Token) -> bool:
+        return (
+            token.text not in ("true", "false", "null")
+            and token.text not in KEYWORDS
+            and die(token.text) is None
+        )
 
     def _written(self, start: int) -> str:
         """The condition's text from `start` to where the parser is (for a message)."""
@@ -228,7 +256,7 @@ class _Parser:
             value: Any = int(token.text)
             return lambda c: value
         if token.kind == "string":
-            text = re.sub(r"\\(.)", r"\1", token.text[1:-1])
+            text = _unquoted(token.text)
             return lambda c: text
         if token.kind == "op" and token.text == "(":
             inner = self.expr()
@@ -450,6 +478,40 @@ def unreached(paths: tuple[tuple[str, ...], ...], seen: list[dict]) -> str | Non
                         + ", ".join(sorted(keys))
                     )
     return None
+
+
+def _unquoted(token: str) -> str:
+    """A string token's text, its quotes and backslashes taken off."""
+    return re.sub(r"\\(.)", r"\1", token[1:-1])
+
+
+SHOWN_VALUES = 12  # values `unmet` lists; a field with more is too varied to list
+
+
+def unmet(literals: tuple[tuple[tuple[str, ...], str], ...], seen: list[dict]) -> str:
+    """What the characters of `seen` had where the condition asks for a text none of
+    them had ("kon was "kvinna" or "man", never "female""), when those are few; "" if
+    there is nothing to say. It says what was tried, not what cannot be: a rare text
+    may simply not have come up."""
+    said = []
+    for parts, text in literals:
+        values: set[str] = set()
+        for char in seen:
+            for value in _as_list(resolve(char, parts)):
+                for one in value if isinstance(value, list) else [value]:
+                    if isinstance(one, str):
+                        values.add(one)
+                    elif one is not None:  # numbers or groups: no list of texts to show
+                        values.add("\0")
+        if not values or text in values or "\0" in values or len(values) > SHOWN_VALUES:
+            continue
+        shown = sorted(values)
+        either = ", ".join(f'"{v}"' for v in shown[:-1])
+        either = f'{either} or "{shown[-1]}"' if either else f'"{shown[-1]}"'
+        said.append(f'{".".join(parts)} was {either}, never "{text}"')
+    if not said:
+        return ""
+    return f"; in the first {len(seen):,} tried, " + "; ".join(dict.fromkeys(said))
 
 
 def _as_list(value: Any) -> list:

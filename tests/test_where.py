@@ -179,6 +179,34 @@ def test_a_condition_too_rare_says_how_rare(monkeypatch):
 
 
 @pytest.mark.parametrize(
+    ("system_id", "field", "said"),
+    [
+        ("matinee", "kon", '"kvinna" or "man"'),
+        ("lef", "kon", '"kvinde" or "mand"'),
+        ("savage", "nem", '"férfi" or "nő"'),
+    ],
+)
+def test_a_text_no_character_had_is_said_with_the_texts_they_had(
+    monkeypatch, system_id, field, said
+):
+    """A script's `kon == "female"` in a game whose kon is Swedish: the failure says what
+    the characters tried had there, so the mistake is seen (not only "0 matched")."""
+    monkeypatch.setattr(cli, "WHERE_TRIES", 300)
+    for condition in (f'{field} == "female"', f'"female" == {field}', f'"female" in {field}'):
+        result = run(system_id, "npc", "--where", condition, "--seed", "4")
+        assert result.exit_code == 2, result.stderr
+        assert f'in the first 200 tried, {field} was {said}, never "female"' in result.stderr
+
+
+def test_no_texts_are_listed_for_a_varied_field_or_one_that_was_met(monkeypatch):
+    monkeypatch.setattr(cli, "WHERE_TRIES", 300)
+    result = run("matinee", "npc", "--where", 'name == "Nobody" and kon == "man"', "--seed", "4")
+    assert result.exit_code == 2 and "in the first" not in result.stderr  # names: too many
+    result = run("matinee", "npc", "--where", 'kon == "man" and kon == "kvinna"', "--seed", "4")
+    assert result.exit_code == 2 and "in the first" not in result.stderr  # both were met
+
+
+@pytest.mark.parametrize(
     ("args", "count"),
     [
         (["lef", "npc", "--template", "ulv", "--where", "talenter.styrke >= 0"], 13),
