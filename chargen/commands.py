@@ -360,18 +360,18 @@ def _generate_command(system, kind: str, step) -> click.Command:
     command = callback
     for option in reversed(options + formats.options_for(system.id)):
         command = _system_option(system, option)(command)
-    if step is None:
-        command = click.option(
-            "--where",
-            "where",
-            default=None,
-            metavar="EXPR",
-            help="Only characters that satisfy EXPR (README: --where)"
-            + (f", e.g. '{system.where_example}'" if system.where_example else "")
-            + f"; -n N is N matches, from at most {WHERE_TRIES:,} (or 1,000 per match "
-            "asked) tries.",
-        )(command)
-        command = where_odds_options(command)
+    command = click.option(
+        "--where",
+        "where",
+        default=None,
+        metavar="EXPR",
+        help="Only characters that satisfy EXPR (README: --where)"
+        + (f", e.g. '{system.where_example}'" if system.where_example and step is None else "")
+        + (" over this step's fields and the name" if step is not None else "")
+        + f"; -n N is N matches, from at most {WHERE_TRIES:,} (or 1,000 per match "
+        "asked) tries.",
+    )(command)
+    command = where_odds_options(command)
     command = click.option(
         "--reroll",
         "reroll",
@@ -525,7 +525,7 @@ def run_generate(
             prompter = replay(split_answers(answers), pack, terminal, sys.stderr, width)
     condition = None
     if where is not None:
-        condition = where_condition(system, kind, options, where, asked)
+        condition = where_condition(system, kind, options, where, asked, step)
     batch_seed = draw_seed() if seed is None else seed
     if odds or samples != ODDS_SAMPLES:
         from functools import partial
@@ -533,7 +533,7 @@ def run_generate(
         from chargen.procedure import generate
 
         make = partial(generate, system, pack, kind, options)
-        more = {"variants": variants, "unique_names": False}
+        more = {"variants": variants, "unique_names": False, "step": step and step.id}
         return where_odds(make, more, condition, samples, batch_seed, locale, count, fmt, output)
     run = Run(system, pack, kind, options, count, batch_seed, locale, prompter, step)
     run.variants, run.condition = variants, condition
@@ -710,7 +710,7 @@ def where_odds(make, more: dict, condition, samples: int, seed: int, locale, cou
     if fmt not in FORMATS:
         raise ChargenError(f"--where ... --odds prints a table, json, jsonl or markdown, not {fmt}")
     matches, first = 0, []
-    items = make(samples, seed, locale, None, None, **more)
+    items = make(samples, seed, locale, **more)
     for tried, char in enumerate(out.progress(items, samples), 1):
         if condition.holds(char):
             matches += 1
@@ -752,8 +752,9 @@ def where_tries(count: int) -> int:
     return max(WHERE_TRIES, 1000 * count)
 
 
-def where_condition(system, kind: str, options: dict, text: str, asked: str | None):
-    """The parsed --where, its paths checked against the fields the characters have."""
+def where_condition(system, kind: str, options: dict, text: str, asked: str | None, step=None):
+    """The parsed --where, its paths checked against the fields the characters (or a
+    step's parts, with `step`) have."""
     from chargen import recipe
     from chargen import where as conditions
     from chargen.procedure import ENVELOPE
@@ -766,7 +767,11 @@ def where_condition(system, kind: str, options: dict, text: str, asked: str | No
             "is kept or left whole"
         )
     condition = conditions.parse(text)
-    fields = {f for s in system.steps(kind) for f in s.fields} | set(ENVELOPE) | {"historik"}
+    if step is None:
+        fields = {f for s in system.steps(kind) for f in s.fields}
+    else:  # what a step's part holds (procedure.make_character)
+        fields = {*step.fields, *system.step_context, "step"}
+    fields |= set(ENVELOPE) | {"historik"}
     conditions.known(condition.paths, fields)
     return condition
 

@@ -17,7 +17,7 @@ from conftest import run
 from chargen import commands as cli
 from chargen.encode import compact
 from chargen.errors import ChargenError
-from chargen.procedure import generate
+from chargen.procedure import ENVELOPE, generate
 from chargen.systems import load, remake
 from chargen.where import parse
 
@@ -176,6 +176,42 @@ def test_a_condition_too_rare_says_how_rare(monkeypatch):
     assert cli.where_tries(1) == 1000 and cli.where_tries(5) == 5000
     result = run("karma", "npc", "--where", "egenskaper.stark >= 12", "--seed", "1")
     assert result.exit_code == 2 and "0 of 300 characters matched" in result.stderr
+
+
+STEP_CASES = [
+    ("matinee", "arketyp", 'arketyp == "soldat"', lambda c: c["arketyp"] == "soldat"),
+    ("karma", "egenskaper", "egenskaper.stark >= 4", lambda c: c["egenskaper"]["stark"] >= 4),
+    ("lef", "blodarv", '"kraft" in fokus', lambda c: "kraft" in c["fokus"]),
+    ("savage", "hatranyok", '"modern" in korszak', lambda c: "modern" in c["korszak"]),
+    ("spelsystemet", "grundegenskaper", "grundegenskaper.sty >= 14", None),
+]
+
+
+@pytest.mark.parametrize(("sid", "step", "text", "check"), STEP_CASES)
+def test_a_step_alone_takes_where_over_its_part_and_each_match_regenerates(sid, step, text, check):
+    """`chargen SYSTEM STEP --where` (the contract's common options): the step's part
+    and the name are what the condition reads; a field of another step is refused."""
+    system = load(sid)
+    if check is None:
+        check = lambda c: c["grundegenskaper"]["sty"] >= 14  # noqa: E731
+    out = run(sid, step, "--where", text, "-n", "12", "--seed", "5", "-f", "jsonl")
+    assert out.exit_code == 0, out.stderr
+    chars = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(chars) == 12 and len({c["name"] for c in chars}) == 12
+    assert all(c["step"] == step and check(c) for c in chars)
+    for char in chars[:3]:
+        again = run(*char["recipe"].split()[1:], "-f", "jsonl")
+        assert json.loads(again.stdout) == char
+    other = next(s for s in system.pc if s.command and s.id != step and s.fields)
+    field = next(
+        f
+        for f in other.fields
+        if f not in {*system.step(step).fields, *system.step_context, *ENVELOPE}
+    )
+    refused = run(sid, step, "--where", f"{field} == 1")
+    assert refused.exit_code == 2 and f"no character has '{field}'" in refused.stderr
+    odds = run(sid, step, "--where", text, "--odds", "--samples", "300", "--seed", "5")
+    assert odds.exit_code == 0 and "of 300 random characters matched" in odds.stdout
 
 
 @pytest.mark.parametrize(
