@@ -126,6 +126,7 @@ FAULTS = [
         'bevasarlas = ["kozelharcii",',
         "no item has tipus 'kozelharcii'",
     ),
+    ("koncepciok", 'korszak = ["kozepkor"]', "korszak = []", "'korszak' must be a non-empty list"),
     # numbers the procedure cannot use
     (
         "koncepciok",

@@ -105,7 +105,7 @@ SPECS = {
     "koncepciok": Spec(
         "definitions",
         fields={
-            "korszak": "list[id:korszakok]!",
+            "korszak": "list[id:korszakok]+!",
             "tulajdonsag_sulyok": "dict[int[0..1000]]!",
             "kepzettseg_sulyok": "dict[int[0..1000]]!",
             "kedvelt_elonyok": "list[id:elonyok]",
