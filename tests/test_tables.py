@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import assert_usage_error, run
+from conftest import assert_usage_error, pack_table, run
 
 from chargen.errors import ChoiceError, TableError
 from chargen.systems import available, load
@@ -370,3 +370,27 @@ def test_a_plain_replacement_leaves_the_built_in_exclusions_of_its_tags_harmless
     assert checked.exit_code == 2 and "'famil' is no id and no tag" in checked.stderr, (
         checked.stderr
     )
+
+
+@pytest.mark.parametrize(
+    ("system_id", "table", "old", "new", "key"),
+    [
+        ("karma", "regler", 'namntabell = "namn_medeltid"', 'namntabell = "sardrag"', "namntabell"),
+        (
+            "spelsystemet",
+            "arter",
+            'namntabeller = { fantasy = "namn_manniska_fantasy" }',
+            'namntabeller = { fantasy = "yrken" }',
+            "namntabeller",
+        ),
+    ],
+)
+def test_a_name_table_setting_must_name_a_name_table(tmp_path, system_id, table, old, new, key):
+    """A setting that names the table names are drawn from, pointed at another table, is
+    a pack fault with file and line (not a KeyError when the first name is drawn)."""
+    path = pack_table(tmp_path, system_id, table, lambda text: text.replace(old, new, 1))
+    line = path.read_text(encoding="utf-8").split(new)[0].count("\n") + 1
+    result = run("tables", "check", str(tmp_path))
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert f"{path}:{line}: '{key}' names " in result.stderr
+    assert "not a table named like namn_*" in result.stderr, result.stderr

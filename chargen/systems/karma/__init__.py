@@ -37,7 +37,7 @@ SPECS = {
             "bakgrund_vikt": "num[1..100]!",
             "karma_hogst": "int[1..100]!",
             "mening": "str!",
-            "namntabell": "table!",
+            "namntabell": "table:namn_*!",
         },
         order=(("grundvarde", "tak"),),
     ),

@@ -61,7 +61,7 @@ SPECS = {
             "tarningar": "dict[dice[0..100]]{hal,kra,ski,sto,sty}!",
             "genrer": "list[id:genrer]+!",
             "modersmal": "str",
-            "namntabeller": "dict[table]",
+            "namntabeller": "dict[table:namn_*]",
         },
     ),
     "genrer": Spec(
