@@ -394,3 +394,21 @@ def test_a_name_table_setting_must_name_a_name_table(tmp_path, system_id, table,
     assert result.exit_code == 2 and "Traceback" not in result.stderr
     assert f"{path}:{line}: '{key}' names " in result.stderr
     assert "not a table named like namn_*" in result.stderr, result.stderr
+
+
+def test_karmas_default_hand_above_its_largest_is_a_pack_fault_at_its_line(tmp_path):
+    path = pack_table(
+        tmp_path,
+        "karma",
+        "regler",
+        lambda text: text.replace("karma = 5\n", "karma = 50\n").replace(
+            "karma_hogst = 100", "karma_hogst = 20"
+        ),
+    )
+    line = path.read_text(encoding="utf-8").split("karma = 50")[0].count("\n") + 1
+    result = run("tables", "check", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"{path}:{line}: 'karma' = 50, the default hand, is above karma_hogst = 20" in (
+        result.stderr
+    )
+    assert "--karma must be" not in result.stderr  # not said as if the user had asked for 50

@@ -9,8 +9,20 @@ from chargen.tomlfile import key_line
 
 
 def check_pack(tables: Tables) -> list[Problem]:
-    """A Bakgrund's `egenskaper` are Egenskaper; a band leader has followers."""
+    """A Bakgrund's `egenskaper` are Egenskaper; a band leader has followers; the
+    default hand of karma is one --karma could give."""
     out = []
+    rules = tables["regler"]
+    default, high = rules.setting("karma"), rules.setting("karma_hogst")
+    if default > high:
+        out.append(
+            Problem(
+                str(rules.path),
+                key_line(rules.text, "karma"),
+                f"'karma' = {default}, the default hand, is above karma_hogst = {high}, "
+                "the largest one --karma and --interactive take",
+            )
+        )
     table = tables["bakgrunder"]
     for index, entry in enumerate(table.entries):
         for name in entry.get("egenskaper", ()):
