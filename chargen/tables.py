@@ -1026,6 +1026,19 @@ _KEYS = r"\{([a-z0-9_,]+)\}$"  # dict[T]{a,b}: a table that has these keys
 _DICE_RANGED = r"^dice\[(-?\d+)?\.\.(-?\d+)?\]$"
 _RANGED = r"^(int|num)\[(-?[\d_]+(?:\.\d+)?)?\.\.(-?[\d_]+(?:\.\d+)?)?\]$"
 MAX_TEXT = 10_000  # characters in one text value
+# C0 and C1 control characters but tab and newline: a table's text is printed on
+# terminals, where an escape sequence would recolour or rewrite the screen
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _plain_text(value: Any) -> bool:
+    """A non-empty text of at most MAX_TEXT characters, without control characters."""
+    return (
+        isinstance(value, str)
+        and bool(value.strip())
+        and len(value) <= MAX_TEXT
+        and not _CONTROL.search(value)
+    )
 MAX_DICE_RESULTS = 10_000  # totals a dice field may have (its results are listed and tabulated)
 
 
@@ -1071,12 +1084,10 @@ def _type_error(value: Any, kind: str) -> str | None:
             return _noun(kind)
         return None
     if kind == "str":
-        ok = isinstance(value, str) and value.strip() and len(value) <= MAX_TEXT
-        return None if ok else _noun(kind)
+        return None if _plain_text(value) else _noun(kind)
     if kind == "text":  # non-empty text, or { male = "...", female = "..." } of it
         sides = list(value.values()) if conditions.is_gendered(value) else [value]
-        ok = all(isinstance(v, str) and v.strip() and len(v) <= MAX_TEXT for v in sides)
-        return None if ok else _noun(kind)
+        return None if all(_plain_text(v) for v in sides) else _noun(kind)
     if kind == "table" or kind.startswith(("id:", "table:")):
         return None if isinstance(value, str) and value else _noun(kind)
     if kind.startswith("one:"):
@@ -1152,8 +1163,9 @@ def _noun(kind: str) -> str:
     if kind.startswith("one:"):
         return "one of " + ", ".join(kind[4:].split("|"))
     return {
-        "str": f"a non-empty text (at most {MAX_TEXT:,} characters)",
-        "text": 'a non-empty text, or { male = "...", female = "..." } of it',
+        "str": f"a non-empty text (at most {MAX_TEXT:,} characters, no control characters)",
+        "text": 'a non-empty text, or { male = "...", female = "..." } of it '
+        f"(at most {MAX_TEXT:,} characters, no control characters)",
         "table": "the name of a table",
         "int": "a whole number",
         "num": "a finite number",

@@ -412,3 +412,33 @@ def test_karmas_default_hand_above_its_largest_is_a_pack_fault_at_its_line(tmp_p
         result.stderr
     )
     assert "--karma must be" not in result.stderr  # not said as if the user had asked for 50
+
+
+@pytest.mark.parametrize(
+    ("table", "old", "new", "at"),
+    [
+        ("laster", 'description = "', 'description = "\\u001b[2J', "description"),  # clears
+        ("laster", 'result = "', 'result = "\\u001b[31m', "result"),
+        ("namn_medeltid", '"Algot"', '"Al\\u0007got"', "male = ["),  # a bell, in a list
+        ("laster", 'result = "', 'result = "\\u009b', "result"),  # a C1 control
+    ],
+)
+def test_control_characters_in_a_tables_text_are_refused(tmp_path, table, old, new, at):
+    """A table's text goes to terminals: an escape sequence in it is a pack fault, said
+    with its file and line and shown escaped, not printed raw onto a screen."""
+    path = pack_table(tmp_path, "karma", table, lambda text: text.replace(old, new, 1))
+    line = path.read_text(encoding="utf-8").split(at)[0].count("\n") + 1
+    result = run("tables", "check", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"{path}:{line}: " in result.stderr and "no control characters" in result.stderr
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+
+
+def test_tabs_and_newlines_stay_allowed_in_a_tables_text(tmp_path):
+    pack_table(
+        tmp_path,
+        "karma",
+        "laster",
+        lambda t: t.replace('result = "', 'result = "två\\trader\\n', 1),
+    )
+    assert run("tables", "check", str(tmp_path)).exit_code == 0
