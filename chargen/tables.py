@@ -507,6 +507,7 @@ class Tables:
         self.dirs = dirs
         self.files: dict[str, Path] = {}
         self.escaping: set[Path] = set()  # a user's files that lead outside their folder
+        self.miscased: list[Path] = []  # a user's laster.TOML: meant as a table, not read
         for number, folder in enumerate(dirs):
             try:
                 listing = sorted(os.listdir(folder))
@@ -519,6 +520,8 @@ class Tables:
                     pack_root = (roots or {}).get(folder, folder)
                     if number and outside(folder / entry, pack_root):  # the built-in: trusted
                         self.escaping.add(folder / entry)
+                elif number and entry.lower().endswith(".toml"):
+                    self.miscased.append(folder / entry)
         self._loaded: dict[str, Table] = {}
         self._labels: Any = None
         self.stamps: dict[tuple, tuple[Path, str, str]] = {}  # see _table_cache
@@ -564,7 +567,10 @@ class Tables:
 
     def check(self) -> list[Problem]:
         """Every file alone, then what spans files: references, ids and cycles."""
-        problems: list[Problem] = []
+        problems: list[Problem] = [
+            Problem(str(path), 0, f"a table file is named in lower case: {path.name.lower()}")
+            for path in self.miscased
+        ]
         tables: dict[str, Table] = {}
         for name in self.names():
             table, found = load_table(name, self.files[name], self)
@@ -1039,6 +1045,8 @@ def _plain_text(value: Any) -> bool:
         and len(value) <= MAX_TEXT
         and not _CONTROL.search(value)
     )
+
+
 MAX_DICE_RESULTS = 10_000  # totals a dice field may have (its results are listed and tabulated)
 
 

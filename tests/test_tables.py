@@ -442,3 +442,14 @@ def test_tabs_and_newlines_stay_allowed_in_a_tables_text(tmp_path):
         lambda t: t.replace('result = "', 'result = "två\\trader\\n', 1),
     )
     assert run("tables", "check", str(tmp_path)).exit_code == 0
+
+
+def test_a_table_file_with_an_upper_case_extension_is_refused_not_ignored(tmp_path):
+    """laster.TOML (as some editors save it) was meant as a table: used quietly as the
+    built-in one instead, the pack would not do what its author wrote."""
+    path = pack_table(tmp_path, "karma", "laster", lambda t: t.replace("svin", "galt", 1))
+    path.rename(path.with_name("laster.TOML"))
+    for args in (("tables", "check", str(tmp_path)), ("karma", "pc", "--tables", str(tmp_path))):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert "laster.TOML: a table file is named in lower case: laster.toml" in result.stderr
