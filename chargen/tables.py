@@ -940,6 +940,14 @@ def _check_shape(
                     )
                 elif die is not None:
                     _cover(entry, i, die, covered, fault)
+                if "weight" in entry:  # the die decides: a weight would be read as one
+                    fault(
+                        f"entry {i + 1} has a 'weight', but a table with die = {data['die']!r} "
+                        "gives each entry its share by its 'roll' range: remove the weight "
+                        "(or the die, to draw by weight)",
+                        "weight",
+                        i,
+                    )
             elif "weight" not in entry:
                 fault(f"entry {i + 1} needs a 'weight' (or give the table a 'die')", None, i)
     lacking = [i for i in spec.ids if i not in ids]

@@ -453,3 +453,18 @@ def test_a_table_file_with_an_upper_case_extension_is_refused_not_ignored(tmp_pa
         result = run(*args)
         assert result.exit_code == 2
         assert "laster.TOML: a table file is named in lower case: laster.toml" in result.stderr
+
+
+def test_a_weight_on_a_row_of_a_die_table_is_refused_at_its_line(tmp_path):
+    """The die decides a die table's rows: a weight there would be ignored, so a pack
+    author who wrote one would get shares other than those written."""
+    path = pack_table(
+        tmp_path,
+        "matinee",
+        "karriarhandelser_diplomat",
+        lambda t: t.replace("\nroll = 1\n", "\nroll = 1\nweight = 3\n", 1),
+    )
+    line = path.read_text(encoding="utf-8").split("weight = 3")[0].count("\n") + 1
+    result = run("tables", "check", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"{path}:{line}: entry 1 has a 'weight', but a table with die = 'T6'" in result.stderr
