@@ -195,6 +195,8 @@ def table_lines(
         short = longest <= 10 or numeric[i] or i < wrap_from
         floors.append(longest if short else min(max(_longest_word(cells), 8), longest))
     widths = fit_widths(natural, floors, width)
+    if headers and sum(widths) + len(GAP) * (ncols - 1) > width:
+        return _records(body, head, width)  # too many columns for the width, even squeezed
     out: list[str] = []
 
     def emit(cells: list[str]) -> None:
@@ -211,6 +213,19 @@ def table_lines(
         out.append(GAP.join("-" * w for w in widths))
     for row in body:
         emit(row)
+    return out
+
+
+def _records(body: list[list[str]], head: list[str], width: int) -> list[str]:
+    """A table too wide for `width` as one record a row: its first cell, then each
+    other column's header beside its cell (a blank line between records)."""
+    out: list[str] = []
+    for row in body:
+        if out:
+            out.append("")
+        out += wrap(" ".join(row[0].split("\n")), width, HANG)
+        pairs = [(" ".join(h.split("\n")), c) for h, c in zip(head[1:], row[1:], strict=True)]
+        out += [HANG + line for line in items_lines(pairs, width - len(HANG), False)]
     return out
 
 
