@@ -474,8 +474,12 @@ def destination(path: str | None):
     shown = path if len(path) <= 200 else path[:197] + "..."
     if not path:
         raise OutputError("-o needs a file name ('-' is standard output)")
-    if path.endswith("/") or os.path.isdir(path):
+    if os.path.isdir(path):
         raise OutputError(f"cannot write {shown}: it is a folder")
+    if path.endswith(("/", os.sep)):
+        raise OutputError(
+            f"cannot write {shown}: a name ending in '/' is a folder's; -o names a file"
+        )
     try:
         info = os.stat(path)  # follows symlinks: what `>` would write to
     except FileNotFoundError:
@@ -794,6 +798,8 @@ def new_folder(path: str):
     import shutil
     import tempfile
 
+    if not path:
+        raise ChargenError("-o needs a folder name here (a new or empty folder)")
     target = Path(path)
     if target.is_symlink():  # as `>` follows a symlink: its folder, when there is one
         if not target.is_dir():

@@ -122,3 +122,16 @@ def test_a_table_saved_with_a_byte_order_mark_is_read(tmp_path):
     assert (
         made.exit_code == 0 and json.loads(made.stdout)["last"] == json.loads(plain.stdout)["last"]
     )
+
+
+def test_output_names_that_are_no_file_say_what_is_wrong(tmp_path):
+    """`-o newdir/` (not there yet) is a folder's name, not "it is a folder"; an empty
+    -o for a folder of Foundry actors asks for a folder name, not "it exists"."""
+    missing = f"{tmp_path}/new/"
+    result = run("savage", "npc", "-f", "foundry", "-o", missing)
+    assert result.exit_code == 2 and "a name ending in '/' is a folder's" in result.stderr
+    assert not (tmp_path / "new").exists()
+    result = run("savage", "npc", "-o", str(tmp_path))
+    assert result.exit_code == 2 and "it is a folder" in result.stderr
+    result = run("savage", "npc", "-f", "foundry", "-n", "2", "-o", "")
+    assert result.exit_code == 2 and "-o needs a folder name" in result.stderr
