@@ -76,17 +76,18 @@ def roster(
                 chosen = _roster_columns(cols, forms, rows, max(width, 20), seeds)
             keep, heads, widths = chosen
             body = [[r[i] for i in keep] for r in rows]
+            from chargen.render import display_width, fit_widths
+
             notes = None
             if seeds and len(cols) - 1 not in keep:  # each seed on a line under its row
                 word = f"{GAP_WORD}{labels.word('seed')}"
                 notes = [
                     f"{word} {r[-1]}"
-                    if len(word) + 1 + len(r[-1]) <= max(width, 20)
+                    if display_width(word) + 1 + len(r[-1]) <= max(width, 20)
                     else f"{word}\n{GAP_WORD}{r[-1]}"  # a seed is not broken: its own line
                     for r in rows
                 ]
             numeric = [_numeric([r[k] for r in body]) for k in range(len(keep))]
-            from chargen.render import display_width, fit_widths
 
             natural = [
                 max([widths[k]] + [display_width(r[k]) for r in body]) for k in range(len(keep))

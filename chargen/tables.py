@@ -1040,6 +1040,7 @@ _KEYS = r"\{([a-z0-9_,]+)\}$"  # dict[T]{a,b}: a table that has these keys
 _DICE_RANGED = r"^dice\[(-?\d+)?\.\.(-?\d+)?\]$"
 _RANGED = r"^(int|num)\[(-?[\d_]+(?:\.\d+)?)?\.\.(-?[\d_]+(?:\.\d+)?)?\]$"
 MAX_TEXT = 10_000  # characters in one text value
+MAX_DICE_RESULTS = 10_000  # totals a dice field may have (its results are listed and tabulated)
 # C0 and C1 control characters but tab and newline: a table's text is printed on
 # terminals, where an escape sequence would recolour or rewrite the screen
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -1053,9 +1054,6 @@ def _plain_text(value: Any) -> bool:
         and len(value) <= MAX_TEXT
         and not _CONTROL.search(value)
     )
-
-
-MAX_DICE_RESULTS = 10_000  # totals a dice field may have (its results are listed and tabulated)
 
 
 def _type_error(value: Any, kind: str) -> str | None:

@@ -235,11 +235,8 @@ class _Parser:
 
     @staticmethod
     def _plain_path(token: Token) -> bool:
-        return (
-            token.text not in ("true", "false", "null")
-            and token.text not in KEYWORDS
-            and die(token.text) is None
-        )
+        """A word `operand` reads as a path: no keyword or constant, no die."""
+        return token.text not in KEYWORDS and die(token.text) is None
 
     def _written(self, start: int) -> str:
         """The condition's text from `start` to where the parser is (for a message)."""
@@ -496,14 +493,15 @@ def unmet(literals: tuple[tuple[tuple[str, ...], str], ...], seen: list[dict]) -
     said = []
     for parts, text in literals:
         values: set[str] = set()
+        texts_only = True  # numbers or groups there: no list of texts to show
         for char in seen:
             for value in _as_list(resolve(char, parts)):
                 for one in value if isinstance(value, list) else [value]:
                     if isinstance(one, str):
                         values.add(one)
-                    elif one is not None:  # numbers or groups: no list of texts to show
-                        values.add("\0")
-        if not values or text in values or "\0" in values or len(values) > SHOWN_VALUES:
+                    elif one is not None:
+                        texts_only = False
+        if not (texts_only and values) or text in values or len(values) > SHOWN_VALUES:
             continue
         shown = sorted(values)
         either = ", ".join(f'"{v}"' for v in shown[:-1])
