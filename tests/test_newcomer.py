@@ -275,6 +275,22 @@ def test_the_readme_json_sample_is_what_chargen_prints():
     assert _matches(sample, actual), (sample, actual)
 
 
+def test_the_changelog_has_the_running_version_and_versions_newest_first():
+    """A seed reproduces a character within one version, so each version says what it
+    changed: the installed one has its entry (or an Unreleased one above it)."""
+    import chargen
+
+    text = (README.parent / "CHANGELOG.md").read_text(encoding="utf-8")
+    heads = re.findall(r"^## (\S+)", text, flags=re.MULTILINE)
+    versions = [h for h in heads if h != "Unreleased"]
+    assert chargen.__version__ in versions, (chargen.__version__, heads)
+    if "Unreleased" in heads:
+        assert heads[0] == "Unreleased", heads
+    numbers = [tuple(map(int, v.split("."))) for v in versions]
+    assert numbers == sorted(numbers, reverse=True), versions
+    assert versions[0] == chargen.__version__, "the newest entry is the running version"
+
+
 def test_every_example_of_the_readme_runs(tmp_path, monkeypatch):
     """The README's Examples block, each command as typed (a pipe's first command; the
     terminal walk of --interactive is tests/test_interactive.py's)."""
