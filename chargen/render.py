@@ -172,9 +172,14 @@ def table_lines(
     headers: Sequence[str] | None,
     width: int,
     wrap_from: int = 0,
+    folds: int = 1,
 ) -> list[str]:
     """A plain-text table that fits `width`: headers underlined with dashes (or none),
-    cells wrapped within their column, numbers right-aligned."""
+    cells wrapped within their column, numbers right-aligned.
+
+    `folds` > 1: each row holds that many records side by side (a sheet's skills two to
+    a row); where they do not fit beside each other without breaking a word, they are
+    printed one record a row, in reading order (the first fold's column, then the next's)."""
     body = [[cell_text(c) for c in row] for row in rows]
     ncols = max([len(r) for r in body] + [len(headers or ())])
     if ncols == 0:
@@ -195,7 +200,12 @@ def table_lines(
         short = longest <= 10 or numeric[i] or i < wrap_from
         floors.append(longest if short else min(max(_longest_word(cells), 8), longest))
     widths = fit_widths(natural, floors, width)
+    if folds > 1 and ncols % folds == 0 and any(w < f for w, f in zip(widths, floors, strict=True)):
+        return table_lines(*_unfolded(body, head, folds), width, wrap_from)
     if headers and sum(widths) + len(GAP) * (ncols - 1) > width:
+        if len(body) == 1 and ncols > 2:  # one row under headers (a track): turned on its side
+            turned = [[h, c] for h, c in zip(head[1:], body[0][1:], strict=True)]
+            return table_lines(turned, [head[0], body[0][0]], width)
         return _records(body, head, width)  # too many columns for the width, even squeezed
     out: list[str] = []
 
@@ -214,6 +224,15 @@ def table_lines(
     for row in body:
         emit(row)
     return out
+
+
+def _unfolded(body: list[list[str]], head: list[str], folds: int) -> tuple[list, list | None]:
+    """A folded table's rows (see table_lines) one record a row: each fold's records in
+    turn, the empty cells that filled a last row left out, and one fold's headers."""
+    size = len(head) // folds
+    records = [row[n * size : (n + 1) * size] for n in range(folds) for row in body]
+    headers = head[:size] if any(head) else None
+    return [r for r in records if any(r)], headers
 
 
 def _records(body: list[list[str]], head: list[str], width: int) -> list[str]:
@@ -284,7 +303,7 @@ def section_text(sections: Iterable, markdown: bool, title: str = "", width: int
                 out += md_table(section.rows, section.headers)
                 out.append("")
             else:
-                out += table_lines(section.rows, section.headers, width)
+                out += table_lines(section.rows, section.headers, width, folds=section.folds)
         if not markdown:
             out.append("")
     return "\n".join(out).rstrip() + "\n"

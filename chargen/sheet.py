@@ -19,7 +19,9 @@ class Section(NamedTuple):
 
     `text` is paragraphs separated by "\\n", wrapped with a hanging indent;
     `items` are (name, rules text) pairs, the text wrapped beside the name;
-    `fields` the character fields the section shows (see Part).
+    `fields` the character fields the section shows (see Part); `folds` > 1 says each
+    row holds that many records side by side, which a narrow terminal prints one a row
+    (render.table_lines).
     """
 
     title: str
@@ -28,6 +30,7 @@ class Section(NamedTuple):
     text: str | None = None
     items: list[tuple[str, str]] | None = None
     fields: tuple[str, ...] = ()
+    folds: int = 1
 
 
 class Part(NamedTuple):

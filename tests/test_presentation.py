@@ -157,7 +157,8 @@ def width_problems(sid: str, width: int, seeds=SEEDS_WIDTH) -> list[str]:
                 if len(line) > width:
                     problems.append(f"{kind} {step or ''} --seed {seed}: line {n} is {len(line)}")
             wide = "".join(output.render(system, pack, iter(items), "table", 1, target, 2000))
-            if _ink(wide) - _ink(narrow):  # (a table too wide as records repeats headers)
+            # (a table too wide as records repeats headers; folds unfolded drop theirs)
+            if _ink(wide) - _ink(narrow) - _fold_headers(system, pack, items, step):
                 problems.append(f"{kind} {step or ''} --seed {seed}: text lost at width {width}")
         try:
             roster = render_text(sid, kind, 7, "table", width, step=step, count=30)
@@ -172,6 +173,22 @@ def width_problems(sid: str, width: int, seeds=SEEDS_WIDTH) -> list[str]:
                 if len(line) > width:
                     problems.append(f"{step} --list: line of {len(line)}")
     return problems
+
+
+def _fold_headers(system, pack, items: list[dict], step: str | None) -> Counter:
+    """The ink of the headers a folded table repeats (see render.table_lines), which a
+    narrow sheet prints once."""
+    ink: Counter = Counter()
+    for char in items:
+        if step is None:
+            sections = system.sheet_sections(char, pack)
+        else:  # the parts a step's sheet shows (output's step sheet)
+            parts = [p for p in system.parts if all(f in char for f in p.fields)]
+            sections = [s for part in parts for s in part.build(char, pack)]
+        for section in sections:
+            if section.folds > 1 and section.headers:
+                ink += _ink(" ".join(section.headers))
+    return ink
 
 
 def _ink(text: str) -> Counter:
@@ -386,6 +403,45 @@ def test_a_band_too_wide_for_its_columns_is_one_record_a_member(width):
     wide = "".join(output.render(system, pack, iter(chars), "table", 5, None, 2000))
     # a record shows its name without the name column's header ("Namn")
     assert not _ink(wide) - _ink(text) - Counter(pack.labels("name"))
+
+
+def test_records_folded_two_to_a_row_unfold_where_they_would_break_words():
+    cells = [["Fingerfärdighet", 1, 0], ["Säkerhetssystem", 5, 1], ["Vältalighet", 9, 1]]
+    rows = [cells[0] + cells[2], cells[1] + ["", "", ""]]
+    heads = ["Färdighet", "Värde", "Nivå"] * 2
+    wide = table_lines(rows, heads, 80, folds=2)
+    assert len(wide) == 4 and "Vältalighet" in wide[2]  # side by side where they fit
+    for width in (30, 40):
+        narrow = table_lines(rows, heads, width, folds=2)
+        assert narrow[0].split() == ["Färdighet", "Värde", "Nivå"]
+        # one record a row, in reading order (the first fold, then the second)
+        names = [line.split()[0] for line in narrow[2:]]
+        assert names == ["Fingerfärdighet", "Säkerhetssystem", "Vältalighet"], narrow
+    # without folds the same rows are only squeezed: words break
+    assert any(line.endswith("-") for line in table_lines(rows, heads, 40))
+
+
+def test_a_one_row_track_too_wide_is_turned_on_its_side_with_its_headers():
+    heads = ["Skada", "0-4", "5-9", "10-14", "15-19", "20-24", "25"]
+    row = ["Modifikation", "±0", "-1", "-2", "-3", "-4", "-5"]
+    assert len(table_lines([row], heads, 80)) == 3
+    turned = table_lines([row], heads, 30)
+    assert turned[0].split() == ["Skada", "Modifikation"]
+    assert [line.split() for line in turned[2:]] == [
+        [h, c] for h, c in zip(heads[1:], row[1:], strict=True)
+    ]
+
+
+@pytest.mark.parametrize("width", [30, 40, 50])
+def test_matinee_skills_never_break_a_word_on_a_narrow_terminal(width):
+    system, pack = _pack("matinee")
+    for char in generate(system, pack, "pc", {}, 300, 11):
+        text = "".join(output.render(system, pack, iter([char]), "table", 1, None, width))
+        block = text[text.index(pack.labels("fardigheter")) :].split("\n\n")[0]
+        lines = block.splitlines()[4:]  # under the title and the headers
+        assert len(lines) >= len(char["fardigheter"]), block  # one record a row
+        assert not any(line.split()[0].endswith("-") for line in lines), block
+        assert "\nSkada  " in text, text  # the track keeps its "Skada", turned or not
 
 
 def test_pending_is_current():

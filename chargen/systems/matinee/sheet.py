@@ -91,7 +91,7 @@ def _grundegenskaper(char: dict, tables: Tables) -> list[Section]:
         if n + half < len(keys):
             row += [L(keys[n + half]), ge[keys[n + half]]]
         rows.append(row)
-    return [Section(L("grundegenskaper"), rows=rows)]
+    return [Section(L("grundegenskaper"), rows=rows, folds=2)]
 
 
 def _fardigheter(char: dict, tables: Tables) -> list[Section]:
@@ -106,7 +106,7 @@ def _fardigheter(char: dict, tables: Tables) -> list[Section]:
         cells[n] + (cells[n + half] if n + half < len(cells) else ["", "", ""]) for n in range(half)
     ]
     headers = [L("fardighet"), L("varde"), L("niva")] * 2
-    return [Section(L("fardigheter"), rows=rows, headers=headers)]
+    return [Section(L("fardigheter"), rows=rows, headers=headers, folds=2)]
 
 
 def _tillgangar(char: dict, tables: Tables) -> list[Section]:
