@@ -844,9 +844,11 @@ def new_folder(path: str):
 
 def export(fmt, system, tables, items: Iterable[dict], count: int, values: dict, path) -> None:
     """Write a registered format (chargen.formats): text to stdout or `-o FILE`, or
-    with -n 2 or more and `-o DIR` the folder its module writes, when it has one."""
+    with -n 2 or more and `-o DIR` (or `-o DIR/`, a folder's name, for one character)
+    the folder its module writes, when it has one."""
     module = fmt.load()
-    if path not in (None, "-") and count > 1 and hasattr(module, "write_folder"):
+    folder = path not in (None, "-") and (count > 1 or path.endswith(("/", os.sep)))
+    if folder and hasattr(module, "write_folder"):
         with new_folder(path) as tmp:
             module.write_folder(system, tables, items, count, values, tmp)
         return

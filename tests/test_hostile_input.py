@@ -128,9 +128,15 @@ def test_output_names_that_are_no_file_say_what_is_wrong(tmp_path):
     """`-o newdir/` (not there yet) is a folder's name, not "it is a folder"; an empty
     -o for a folder of Foundry actors asks for a folder name, not "it exists"."""
     missing = f"{tmp_path}/new/"
-    result = run("savage", "npc", "-f", "foundry", "-o", missing)
+    result = run("savage", "npc", "-f", "jsonl", "-o", missing)
     assert result.exit_code == 2 and "a name ending in '/' is a folder's" in result.stderr
     assert not (tmp_path / "new").exists()
+    # a format that writes folders writes one for a single character named so
+    result = run("savage", "npc", "--seed", "1", "-f", "foundry", "-o", missing)
+    assert result.exit_code == 0, result.stderr
+    (actor,) = (tmp_path / "new").iterdir()
+    alone = run("savage", "npc", "--seed", "1", "-f", "foundry").stdout
+    assert json.loads(actor.read_text(encoding="utf-8"))["name"] == json.loads(alone)["name"]
     result = run("savage", "npc", "-o", str(tmp_path))
     assert result.exit_code == 2 and "it is a folder" in result.stderr
     result = run("savage", "npc", "-f", "foundry", "-n", "2", "-o", "")
