@@ -25,7 +25,7 @@ operator holds when its value is true, a number not 0, a text or list not empty.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from chargen.errors import ChargenError
@@ -464,17 +464,44 @@ def unreached(paths: tuple[tuple[str, ...], ...], seen: list[dict]) -> str | Non
         if all(resolve(c, parts) is MISSING for c in seen):
             for n in range(1, len(parts)):
                 keys: set[str] = set()
+                plain: list[Any] = []  # what is there instead of fields to go into
                 for char in seen:
                     for value in _as_list(resolve(char, parts[:n])):
                         if isinstance(value, dict):
                             keys |= set(value)
+                        else:
+                            plain.append(value)
+                head = ".".join(parts[:n])
                 if parts[n] != "*" and keys and parts[n] not in keys:
-                    head = ".".join(parts[:n])
                     return (
                         f"--where: no character has '{'.'.join(parts)}'; {head} has: "
                         + ", ".join(sorted(keys))
                     )
+                if not keys and plain:
+                    import json  # (only for this message)
+
+                    kinds = sorted({_KINDS.get(type(v), "a value") for v in plain})
+                    shown = _some(dict.fromkeys(json.dumps(v, ensure_ascii=False) for v in plain))
+                    return (
+                        f"--where: '{'.'.join(parts)}' goes into {head}, which is "
+                        f"{' or '.join(kinds)} ({shown}), not fields: "
+                        f"compare {head} itself"
+                    )
     return None
+
+
+# what a value at a path is, said to a user who went into it as if it had fields
+_KINDS = {int: "a number", float: "a number", str: "a text", bool: "yes or no"}
+
+
+def _some(texts: Iterable[str], limit: int = 60) -> str:
+    """The first of `texts` that fit in about `limit` characters, then "..." if more."""
+    kept: list[str] = []
+    for text in texts:
+        if kept and len(", ".join([*kept, text])) > limit:
+            return ", ".join(kept) + ", ..."
+        kept.append(text)
+    return ", ".join(kept)
 
 
 def _unquoted(token: str) -> str:

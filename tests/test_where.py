@@ -171,6 +171,30 @@ def test_a_path_no_character_has_names_the_fields():
     assert result.exit_code == 2 and "psyke" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("sid", "text", "into", "kind"),
+    [
+        ("spelsystemet", "lp.x == 3", "lp", "a number"),
+        ("spelsystemet", "vapen.namn.x == 1", "vapen.namn", "a text"),
+        ("karma", "egenskaper.stark.niva >= 2", "egenskaper.stark", "a number"),
+        ("matinee", 'arketyp.namn == "Soldat"', "arketyp", "a text"),
+    ],
+)
+def test_a_path_into_a_value_without_fields_is_refused_after_the_first_tries(
+    monkeypatch, sid, text, into, kind
+):
+    """Going into a number or a text as if it had fields can match nothing: said at
+    the 200th character, not after 50,000, with what the field holds."""
+    monkeypatch.setattr(cli, "WHERE_TRIES", 10**9)  # (were it not said, this would not end)
+    kind_of = "pc" if sid == "matinee" else "npc"
+    result = run(sid, kind_of, "--where", text, "--seed", "1")
+    assert result.exit_code == 2, result.stderr
+    assert f"goes into {into}, which is {kind} (" in result.stderr, result.stderr
+    assert f"compare {into} itself" in result.stderr and "Traceback" not in result.stderr
+    odds = run(sid, kind_of, "--where", text, "--odds", "--samples", "1000")
+    assert odds.exit_code == 2 and f"goes into {into}" in odds.stderr
+
+
 def test_a_condition_too_rare_says_how_rare(monkeypatch):
     monkeypatch.setattr(cli, "WHERE_TRIES", 300)
     assert cli.where_tries(1) == 1000 and cli.where_tries(5) == 5000
