@@ -310,6 +310,16 @@ def test_tables_check_and_a_pack_over_the_plugins_tables(installed, tmp_path):
         broken = chargen(installed, "tables", "check", str(tmp_path / "pack"))
         assert broken.returncode == 2 and f"templates.toml:{line}" in broken.stderr, broken.stderr
         assert said in broken.stderr and "Traceback" not in broken.stderr
+    # the rules' name table must be a name table (names*.toml), said at its line
+    (pack / "templates.toml").unlink()
+    rules = (EXAMPLE / "chargen_lantern" / "tables" / "rules.toml").read_text(encoding="utf-8")
+    (pack / "rules.toml").write_text(
+        rules.replace('name_table = "names"', 'name_table = "gear"'), encoding="utf-8"
+    )
+    line = rules[: rules.index("name_table")].count("\n") + 1
+    broken = chargen(installed, "tables", "check", str(tmp_path / "pack"))
+    assert broken.returncode == 2 and f"rules.toml:{line}" in broken.stderr, broken.stderr
+    assert "names*" in broken.stderr and "KeyError" not in broken.stderr
 
 
 def test_interactive_walk_on_a_terminal(installed):

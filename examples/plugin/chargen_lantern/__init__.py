@@ -27,7 +27,7 @@ SPECS = {
             "bonus_from": "int[1..20]!",
             "bonus_twice_from": "int[1..21]!",
             "gear_count": "int[0..5]!",
-            "name_table": "table!",
+            "name_table": "table:names*!",
         },
         order=(("bonus_from", "bonus_twice_from"),),
     ),
