@@ -603,7 +603,14 @@ class Run:
             names=names,
         )
         if condition is not None:
-            items = matching(items, condition, count, where_tries(count), names)
+            items = matching(
+                items,
+                condition,
+                count,
+                where_tries(count),
+                names,
+                lambda text: click.echo(f"chargen: note: {text}", err=True),
+            )
         if self.prompter is not None:
             items = _answers_used(items, self.prompter, system.id)
         return out.progress(items, count)
@@ -712,14 +719,16 @@ def where_odds(make, more: dict, condition, samples: int, seed: int, locale, cou
     matches, first = 0, []
     items = make(samples, seed, locale, **more)
     for tried, char in enumerate(out.progress(items, samples), 1):
+        if tried <= 200:
+            first.append(char)
         if condition.holds(char):
             matches += 1
-        elif not matches and tried <= 200:  # a path no character reaches is a mistake
-            first.append(char)
-            if tried == min(200, samples):
-                why = conditions.unreached(condition.paths, first)
-                if why:
-                    raise ChargenError(why)
+        if tried == min(200, samples):  # a path no character reaches is a mistake
+            why = conditions.unreached(condition.paths, first)
+            if why and not matches:
+                raise ChargenError(why)
+            if why:  # (under all or not, the condition holds without it)
+                click.echo(f"chargen: note: {conditions.held_without(why, tried)}", err=True)
     estimate = wilson(matches, samples)
     row = {"where": condition.text, "seed": seed, **estimate.as_json()}
     if fmt in ("json", "jsonl"):
@@ -776,7 +785,7 @@ def where_condition(system, kind: str, options: dict, text: str, asked: str | No
     return condition
 
 
-def matching(items, condition, count: int, tries: int, taken=None):
+def matching(items, condition, count: int, tries: int, taken=None, warn=None):
     """The characters that satisfy `condition`, until `count`; after `tries` characters
     (or when a path has not been met in the first ones, or none matched in the first
     WHERE_TRIES of a big batch), exit 2 saying how rare it was.
@@ -785,12 +794,20 @@ def matching(items, condition, count: int, tries: int, taken=None):
     repeats and every match's recipe makes it again; when RENAME_TRIES such matches
     come in a row, their names have run out (a dozen epithets for the wolves asked)
     and the match is kept with a number, as a batch numbers them. `taken`: a
-    campaign's names, passed by too."""
+    campaign's names, passed by too. `warn` hears of a path that the characters which
+    matched do not have (a condition under `all` or `not` holds without it: a typo,
+    most likely)."""
     from chargen import where as conditions
     from chargen.procedure import RENAME_TRIES, numbered
 
     found = tried = passed = in_a_row = 0
-    first: list = []  # the first 200 tried, while none matched: what the messages tell of
+    first: list = []  # the first 200 tried: what the messages tell of
+
+    def unreached_hint() -> None:
+        why = conditions.unreached(condition.paths, first) if warn is not None else None
+        if why:
+            warn(conditions.held_without(why, len(first)))
+
     names: set = set()  # of the characters kept: a match whose name is taken is passed by
 
     def is_taken(name: str) -> bool:
@@ -798,6 +815,10 @@ def matching(items, condition, count: int, tries: int, taken=None):
 
     for char in items:
         tried += 1
+        if tried <= 200:
+            first.append(char)
+            if tried == 200 and found:
+                unreached_hint()
         if condition.holds(char):
             if is_taken(char["name"]):
                 in_a_row += 1
@@ -810,16 +831,18 @@ def matching(items, condition, count: int, tries: int, taken=None):
                 names.clear()
             names.add(char["name"])
             found += 1
+            if found == 1 and count == 1 and tried < 200:
+                unreached_hint()  # (said before the character, while it is all there is)
             yield char
             if found == count:
+                if tried < 200 and count > 1:
+                    unreached_hint()
                 return
         elif not found:
-            if tried <= 200:
-                first.append(char)
-                if tried == 200:
-                    why = conditions.unreached(condition.paths, first)
-                    if why:
-                        raise ChargenError(why)
+            if tried == 200:
+                why = conditions.unreached(condition.paths, first)
+                if why:
+                    raise ChargenError(why)
             elif tried >= WHERE_TRIES:  # none in the first 50,000: no more of a big -n
                 break
     raise ChargenError(

@@ -490,6 +490,17 @@ def unreached(paths: tuple[tuple[str, ...], ...], seen: list[dict]) -> str | Non
     return None
 
 
+def held_without(why: str, tried: int) -> str:
+    """`unreached`'s message as a note where the condition matched all the same (under
+    `all` or `not` a path no character has holds: a typo, most likely)."""
+    some = (
+        f"none of the {tried:,} characters tried has"
+        if tried > 1
+        else "the one character tried has no"
+    )
+    return why.replace("no character has", some, 1) + "; the condition held without it"
+
+
 # what a value at a path is, said to a user who went into it as if it had fields
 _KINDS = {int: "a number", float: "a number", str: "a text", bool: "yes or no"}
 

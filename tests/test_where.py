@@ -195,6 +195,24 @@ def test_a_path_into_a_value_without_fields_is_refused_after_the_first_tries(
     assert odds.exit_code == 2 and f"goes into {into}" in odds.stderr
 
 
+@pytest.mark.parametrize("count", ["1", "2", "300"])
+def test_a_misspelt_path_under_all_or_not_matches_with_a_note(count):
+    """`all vapen.nman == "Dolk"` holds for every character (no weapon has the field):
+    the characters are kept, and stderr says which path none of them has."""
+    text = 'all vapen.nman == "Dolk"'
+    result = run("spelsystemet", "npc", "--where", text, "-n", count, "--seed", "2", "-f", "jsonl")
+    assert result.exit_code == 0 and len(result.stdout.splitlines()) == int(count)
+    tried = min(int(count), 200)
+    some = f"none of the {tried:,} characters tried" if tried > 1 else "the one character tried"
+    assert f"note: --where: {some} has" in result.stderr and "'vapen.nman'" in result.stderr
+    assert "vapen has: " in result.stderr and "namn" in result.stderr, result.stderr
+    odds = run("spelsystemet", "npc", "--where", "not lp.x == 3", "--odds", "--samples", "500")
+    assert odds.exit_code == 0 and "500 of 500" in odds.stdout
+    assert "note: --where: 'lp.x' goes into lp, which is a number" in odds.stderr
+    fine = run("spelsystemet", "npc", "--where", 'all vapen.namn != "Dolk"', "-n", count)
+    assert fine.exit_code == 0 and "note" not in fine.stderr, fine.stderr
+
+
 def test_a_condition_too_rare_says_how_rare(monkeypatch):
     monkeypatch.setattr(cli, "WHERE_TRIES", 300)
     assert cli.where_tries(1) == 1000 and cli.where_tries(5) == 5000
