@@ -161,12 +161,29 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # a bug: say so briefly, exit 1
         if DEBUG["on"]:
             raise
-        click.echo(
-            f"chargen: internal error: {type(exc).__name__}: {exc}\n"
-            "Run again with --debug (or CHARGEN_DEBUG=1) for the traceback, and report it.",
-            err=True,
-        )
+        click.echo(_internal_error(exc), err=True)
         sys.exit(1)
+
+
+def _internal_error(exc: Exception) -> str:
+    """What a bug's report says: where a character was being made when it happened (the
+    game, step and seed, chargen.procedure.generate), and whom to tell: chargen, or for a
+    plugin game the authors of its package."""
+    from chargen.systems import BUILTIN, registry
+
+    where, whom = "", "report it"
+    found = getattr(exc, "chargen_where", None)
+    if found is not None:
+        system_id, step, seed = found
+        where = f" in the game '{system_id}', step '{step}' (--seed {seed})" if step else ""
+        if system_id not in BUILTIN:
+            package = registry().get(system_id, "?").partition(":")[0]
+            where += f", a plugin ({package})"
+            whom = "report it to the authors of that package"
+    return (
+        f"chargen: internal error{where}: {type(exc).__name__}: {exc}\n"
+        f"Run again with --debug (or CHARGEN_DEBUG=1) for the traceback, and {whom}."
+    )
 
 
 class _ClosedStdout:

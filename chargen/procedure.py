@@ -21,7 +21,7 @@ from chargen.context import Context
 from chargen.errors import ChargenError, ChoiceError, Problem
 from chargen.seeds import character_seed, renamed
 from chargen.sheet import PRINT_SPEC, PRINT_TABLE, Column, Part, Section
-from chargen.tables import Spec, Tables, builtin_root, pack_dir
+from chargen.tables import Spec, Tables, builtin_root, pack_dir, type_fault
 
 __all__ = ["Context", "Option", "Step", "System", "generate", "make_character"]
 
@@ -148,6 +148,43 @@ class System(NamedTuple):
     def pronoun_set(self) -> dict[str, tuple[str, str]]:
         return self.pronouns if self.pronouns is not None else PRONOUNS.get(self.language, {})
 
+    def faults(self) -> list[str]:
+        """What is wrong with the declaration itself ([]: nothing): a step id twice in a
+        procedure, or one taken by the engine (a command of every game, the gender's
+        stream), a `reads` naming no field an earlier step writes (the streams and a
+        reroll go by it), more than one naming step, a spec's field type that is none. A plugin with faults is not loaded
+        (chargen.systems.load); the built-in games have none (tests/test_plugin.py)."""
+        out = [
+            f"the spec of {name}.toml, field {field}: {fault}"
+            for name, spec in self.specs.items()
+            for field, kind in spec.fields.items()
+            if (fault := type_fault(kind))
+        ]
+        for kind in ("pc", "npc"):
+            steps = self.steps(kind)
+            have = set(ENVELOPE)
+            seen: set[str] = set()
+            for step in steps:
+                if step.id in seen:
+                    out.append(f"the {kind} procedure has two steps '{step.id}'")
+                if step.id in RESERVED_STEP_IDS and not (kind == "npc" and callable(self.npc)):
+                    out.append(
+                        f"the {kind} step id '{step.id}' is taken by the engine "
+                        f"(reserved: {', '.join(RESERVED_STEP_IDS)})"
+                    )
+                seen.add(step.id)
+                unread = [r for r in step.reads if r not in have]
+                if unread:
+                    out.append(
+                        f"the {kind} step '{step.id}' reads {', '.join(unread)}, which no "
+                        f"earlier step writes (its fields, or the envelope's)"
+                    )
+                have.update(step.fields)
+            naming = [s.id for s in steps if s.naming]
+            if len(naming) > 1:
+                out.append(f"the {kind} procedure has {len(naming)} naming steps: {naming}")
+        return out
+
     def sheet_sections(self, char: dict, tables: Tables) -> list[Section]:
         """The whole sheet: `sheet(char, tables)`, or every part in order."""
         if self.sheet is not None:
@@ -200,7 +237,9 @@ class System(NamedTuple):
         """The system's own checks, then a trial: a user's pack that passes them must
         make characters, so a few are made (`TRIAL_SEEDS`) and any fault is a problem."""
         problems = self.check(tables) if self.check is not None else []
-        if problems or len(tables.dirs) < 2:
+        # the built-in games' own tables make characters in every sweep of the tests; a
+        # plugin's are tried too: its code and tables are checked nowhere else
+        if problems or (len(tables.dirs) < 2 and self.tables_root is None):
             return problems
         problems = trial(self, tables)
         if not problems and tables.thorough:
@@ -208,6 +247,8 @@ class System(NamedTuple):
         return problems
 
 
+# Step ids a game cannot use: its commands beside the steps', and the gender's stream.
+RESERVED_STEP_IDS = ("pc", "npc", "reroll", "gender")
 TRIAL_SEEDS = (1, 2, 3)  # characters of each kind `trial` makes from a user's pack
 MAX_TRIAL_ENTRIES = 1_000  # entries `trial_entries` tries (a bigger pack: spread evenly)
 
@@ -229,7 +270,9 @@ def trial(system: System, tables: Tables) -> list[Problem]:
             except ChargenError as exc:
                 return [_pack_fault(tables, kind, seed, str(exc))]
             except Exception as exc:  # noqa: BLE001 - a pack must not crash generation
-                return [_pack_fault(tables, kind, seed, f"{type(exc).__name__}: {exc}")]
+                step = getattr(exc, "chargen_where", ("", ""))[1]
+                why = f"{type(exc).__name__}: {exc}" + (f" (in its step '{step}')" if step else "")
+                return [_pack_fault(tables, kind, seed, why)]
     return []
 
 
@@ -306,6 +349,12 @@ def _favouring(tables: Tables, table, index: int) -> dict:
 
 def _pack_fault(tables: Tables, kind: str, seed: int, why: str) -> Problem:
     user = [p for p in tables.files.values() if p.parent != tables.dirs[0]]
+    if not user:  # a plugin's own tables, or its code
+        return Problem(
+            str(tables.dirs[0]),
+            0,
+            f"the game '{tables.system}' cannot make a {kind} (--seed {seed}): {why}",
+        )
     names = ", ".join(sorted(p.name for p in user)[:5]) + (", ..." if len(user) > 5 else "")
     return Problem(
         str(tables.dirs[-1]),
@@ -675,18 +724,24 @@ def generate(
     compiled = unique.whole if unique is not None else ctx.compile(steps)
     command = step if step is not None else kind
     made = _recipe(ctx, command, locale, tables_given, batch_seed)
-    for index in range(count):
-        seed = character_seed(batch_seed, index)
-        if unique is None:
-            ctx.start(seed, index)
-            char = make_character(ctx, compiled, fields, step)
-        else:
-            char = unique.make(seed, index)
-        if prompter is not None:
-            made = _asked_recipe(ctx, command, locale, tables_given, given, prompter.heard)
-        char["recipe"] = made[0] + str(batch_seed if made[2] else char["seed"]) + made[1]
-        if trace is not None:
-            trace(char, ctx)
-        yield char
+    try:
+        for index in range(count):
+            seed = character_seed(batch_seed, index)
+            if unique is None:
+                ctx.start(seed, index)
+                char = make_character(ctx, compiled, fields, step)
+            else:
+                char = unique.make(seed, index)
+            if prompter is not None:
+                made = _asked_recipe(ctx, command, locale, tables_given, given, prompter.heard)
+            char["recipe"] = made[0] + str(batch_seed if made[2] else char["seed"]) + made[1]
+            if trace is not None:
+                trace(char, ctx)
+            yield char
+    except ChargenError:
+        raise
+    except Exception as exc:  # a bug (a plugin's, say): the report names where it happened
+        exc.chargen_where = (system.id, ctx.step, getattr(ctx, "seed", batch_seed))
+        raise
     if unique is not None:
         unique.finish()

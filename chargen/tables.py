@@ -1056,6 +1056,43 @@ def _plain_text(value: Any) -> bool:
     )
 
 
+_PLAIN_TYPES = ("str", "text", "table", "int", "num", "bool", "dice", "locale", "any")
+
+
+def type_fault(kind: str) -> str:
+    """What is wrong with a spec's field type ("": nothing), found before any table is
+    read (a plugin's spec "int[1..1000" is its declaration's fault, not a value's)."""
+    whole = kind
+    kind = kind[:-1] if kind.endswith("!") else kind
+    if kind.startswith("re:"):
+        try:
+            re.compile(kind[3:])
+        except re.error as exc:
+            return f"'{whole}': its pattern does not compile ({exc})"
+        return ""
+    keys = re.search(_KEYS, kind)
+    if keys:
+        kind = kind[: keys.start()]
+        if not kind.rstrip("+").startswith("dict["):
+            return f"'{whole}': {{keys}} follow a dict[T] only"
+    kind = kind[:-1] if kind.endswith("+") else kind
+    if kind.startswith(("list[", "dict[")):
+        if not kind.endswith("]"):
+            return f"'{whole}': {kind[:4]}[T] lacks its closing ]"
+        inner = type_fault(kind[5:-1]) if not kind[5:-1].endswith("!") else "a ! inside"
+        return f"'{whole}': {inner}" if inner else ""
+    if kind in _PLAIN_TYPES or re.match(_RANGED, kind) or re.match(_DICE_RANGED, kind):
+        return ""
+    for prefix in ("id:", "table:", "one:"):
+        if kind.startswith(prefix) and len(kind) > len(prefix):
+            return ""
+    return (
+        f"'{whole}' is no field type (types: {', '.join(_PLAIN_TYPES)}, int[LO..HI], "
+        "num[LO..HI], dice[LO..HI], id:TABLE, table:KIND, one:a|b, re:PATTERN, list[T], "
+        "dict[T]; then + {a,b} !)"
+    )
+
+
 def _type_error(value: Any, kind: str) -> str | None:
     """None when `value` is of spec type `kind`, else what it should be (a noun phrase).
 

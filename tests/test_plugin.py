@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -136,6 +138,101 @@ def test_a_plugin_that_cannot_be_imported_leaves_the_other_games_usable(installe
     assert "Traceback" not in used.stderr + checked.stderr + listed.stderr
 
 
+def test_the_built_in_declarations_have_no_faults_and_a_plugins_are_refused(lantern):
+    from chargen.systems import BUILTIN, load
+
+    for system_id in BUILTIN:
+        assert load(system_id).faults() == [], system_id
+    system, _tables = lantern
+    assert system.faults() == []
+    first, *rest = system.pc
+    reader = next(s for s in system.pc if s.reads)
+    for pc, said in (
+        ([first._replace(id="reroll"), *rest], "the pc step id 'reroll' is taken by the engine"),
+        ([first, first, *rest], f"the pc procedure has two steps '{first.id}'"),
+        (
+            [reader, *(s for s in system.pc if s is not reader)],
+            f"the pc step '{reader.id}' reads {', '.join(reader.reads)}, which no earlier",
+        ),
+    ):
+        faults = system._replace(pc=pc).faults()
+        assert any(said in fault for fault in faults), (said, faults)
+    from chargen.tables import Spec, type_fault
+
+    specs = {**system.specs, "rules": Spec("settings", fields={"gear_count": "int[1..1000"})}
+    assert system._replace(specs=specs).faults() == [
+        "the spec of rules.toml, field gear_count: 'int[1..1000' is no field type "
+        "(types: str, text, table, int, num, bool, dice, locale, any, int[LO..HI], "
+        "num[LO..HI], dice[LO..HI], id:TABLE, table:KIND, one:a|b, re:PATTERN, list[T], "
+        "dict[T]; then + {a,b} !)"
+    ]
+    for good in ("int[1..]!", "dict[int[1..100]]{a,b}!", "list[dice[0..10]]+", "table:names*!"):
+        assert type_fault(good) == "", good
+    for bad in ("list[itn]", "re:(", "id:", "str{a}", "list[str"):
+        assert type_fault(bad), bad
+
+
+def _shim(folder: Path, system_id: str, body: str) -> None:
+    """A game installed as `system_id` whose module (chargen_<id>.py) is `body`."""
+    info = folder / f"chargen_{system_id}-0.1.dist-info"
+    info.mkdir()
+    (info / "entry_points.txt").write_text(
+        f"[chargen.systems]\n{system_id} = chargen_{system_id}\n", encoding="utf-8"
+    )
+    (folder / f"chargen_{system_id}.py").write_text(body, encoding="utf-8")
+
+
+def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_path):
+    _shim(
+        tmp_path,
+        "crash",
+        "from chargen_lantern import SYSTEM as L\n"
+        "def guard(char, ctx):\n"
+        "    raise ZeroDivisionError('the guard step divides by zero')\n"
+        "SYSTEM = L._replace(id='crash', pc=[*L.pc[:-1], L.pc[-1]._replace(run=guard)])\n",
+    )
+    _shim(
+        tmp_path,
+        "clash",
+        "from chargen_lantern import SYSTEM as L\n"
+        "SYSTEM = L._replace(id='clash', pc=[L.pc[0]._replace(id='npc'), *L.pc[1:]])\n",
+    )
+    env = {**os.environ, "PYTHONPATH": f"{installed}{os.pathsep}{tmp_path}"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "chargen", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+
+    assert [s.id for s in load_lantern(installed).pc][-1] == "guard"
+    crashed = run("crash", "pc", "--seed", "4")
+    assert crashed.returncode == 1, crashed.stderr
+    assert (
+        "internal error in the game 'crash', step 'guard' (--seed 4), a plugin (chargen_crash): "
+        "ZeroDivisionError: the guard step divides by zero" in crashed.stderr
+    ), crashed.stderr
+    assert "report it to the authors of that package" in crashed.stderr
+    checked = run("tables", "check", "--system", "crash")
+    assert checked.returncode == 2, checked.stderr
+    assert "the game 'crash' cannot make a pc (--seed 1): ZeroDivisionError" in checked.stderr
+    assert "(in its step 'guard')" in checked.stderr
+    clashing = run("clash", "pc")
+    assert clashing.returncode == 2, clashing.stderr
+    assert "the pc step id 'npc' is taken by the engine" in clashing.stderr
+    assert "Traceback" not in crashed.stderr + checked.stderr + clashing.stderr
+    assert run("lantern", "pc", "--seed", "4").returncode == 0
+
+
+def load_lantern(installed):
+    from chargen.systems import load
+
+    return load("lantern")
+
+
 # -- the game keeps its rules over thousands of seeds -------------------------------------
 
 
@@ -252,6 +349,76 @@ def test_pc_npc_and_each_step_in_every_format(installed, tmp_path):
     cards = tmp_path / "cards.pdf"
     done = chargen(installed, "lantern", "npc", "-n", "8", "-f", "pdf", "-o", str(cards))
     assert done.returncode == 0 and cards.read_bytes().startswith(b"%PDF"), done.stderr
+
+
+def test_the_plugin_goes_into_foundry_through_its_own_mapping(installed, lantern, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(
+        (ROOT / "tests" / "schemas" / "worldbuilding-actor.schema.json").read_text("utf-8")
+    )
+    # the schema is Simple Worldbuilding's Actor with chargen's flags of the built-in games
+    chargen_flags = schema["$defs"]["actor"]["properties"]["flags"]["properties"]["chargen"]
+    chargen_flags["properties"]["system"]["enum"] = ["lantern"]
+    validator = jsonschema.Draft202012Validator(schema)
+    done = chargen(installed, "lantern", "pc", "--seed", "5", "-f", "foundry")
+    assert done.returncode == 0, done.stderr
+    actor = json.loads(done.stdout)
+    assert not list(validator.iter_errors(actor))
+    char = json.loads(chargen(installed, "lantern", "pc", "--seed", "5", "-f", "json").stdout)[0]
+    attributes = actor["system"]["attributes"]
+    assert {k: v["value"] for k, v in attributes["abilities"].items()} == char["abilities"]
+    assert attributes["play"]["guard"]["value"] == char["guard"]
+    assert [i["name"] for i in actor["items"]] == [g["name"] for g in char["gear"]]
+    assert char["background_name"] in actor["system"]["biography"]
+    folder = tmp_path / "denizens"
+    done = chargen(
+        installed, "lantern", "npc", "-n", "4", "--seed", "5", "-f", "foundry", "-o", f"{folder}/"
+    )
+    assert done.returncode == 0 and len(list(folder.glob("*.json"))) == 4, done.stderr
+
+
+def test_a_foundry_target_without_the_games_mapping_is_refused_by_name(lantern, tmp_path):
+    from chargen.errors import ChargenError
+    from chargen.export import foundry, worldbuilding
+    from chargen.procedure import generate
+
+    system, tables = lantern
+    assert foundry.target(system) is worldbuilding
+    for declared, said in (
+        ("dnd5e", "no target of chargen's (targets: swade, brp, worldbuilding)"),
+        ("swade", "maps the fields of savage only"),
+        ("brp", "maps the fields of spelsystemet only"),
+    ):
+        with pytest.raises(ChargenError, match=re.escape(said)):
+            foundry.target(system._replace(foundry=declared))
+    own = (EXAMPLE / "chargen_lantern" / "worldbuilding.toml").read_text(encoding="utf-8")
+    (tmp_path / "tables").mkdir()
+    moved = system._replace(tables_root=tmp_path / "tables")
+    with pytest.raises(ChargenError, match=r"worldbuilding.toml has no \[lantern\] section"):
+        foundry.target(moved)
+    for n, (text, said) in enumerate(
+        (
+            ("[lantern\n", "worldbuilding.toml: "),
+            ("[lantern]\ngroup = []\n", "unknown keys group"),
+            ("[lantern]\n[[lantern.groups]]\nkey = 'x'\n", "needs either from or fields"),
+            ("[lantern]\n[[lantern.items]]\nfrom = 'gear'\n", "needs from and name"),
+        )
+    ):
+        root = tmp_path / f"v{n}"
+        (root / "tables").mkdir(parents=True)
+        (root / "worldbuilding.toml").write_text(text, encoding="utf-8")
+        with pytest.raises(ChargenError, match=re.escape(said)):
+            foundry.target(system._replace(tables_root=root / "tables"))
+    # a mapping naming a field the characters do not have is its file's fault
+    root = tmp_path / "wrong"
+    shutil.copytree(system.tables_root, root / "tables")
+    (root / "worldbuilding.toml").write_text(
+        own.replace('name = "name"', 'name = "nmae"'), encoding="utf-8"
+    )
+    char = next(generate(system, tables, "pc", {}, 1, 5))
+    wrong = system._replace(tables_root=root / "tables")
+    with pytest.raises(ChargenError, match="does not fit a character of the game: KeyError"):
+        foundry.actor(wrong, wrong.tables(), char)
 
 
 def test_list_and_bad_choices(installed):

@@ -28,6 +28,13 @@ def mapping() -> dict[str, Any]:
     return load_mapping("brp")
 
 
+def unmapped(system) -> str:
+    """Why the game cannot go into BRP ("" when it can): this target reads spelsystemet's fields."""
+    if system.id == "spelsystemet":
+        return ""
+    return f"the BRP target (brp) maps the fields of spelsystemet only, not those of '{system.id}'"
+
+
 def versions() -> dict[str, str]:
     """The Foundry core and BRP versions the export targets (pinned in brp.toml)."""
     return dict(mapping()["versions"])

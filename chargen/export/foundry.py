@@ -52,9 +52,25 @@ def load_mapping(name: str) -> dict[str, Any]:
     return tomlfile.loads((Path(__file__).parent / f"{name}.toml").read_text(encoding="utf-8"))
 
 
+# The targets, chargen.export.<target>; each says which games it maps (`mapped`).
+TARGETS = ("swade", "brp", "worldbuilding")
+
+
 def target(system) -> Any:
-    """The target module of a system (chargen.export.<System.foundry>)."""
-    return importlib.import_module(f"chargen.export.{system.foundry}")
+    """The target module of a system (chargen.export.<System.foundry>); a target chargen
+    does not have, or one that has no mapping of the game, is exit 2 saying so."""
+    from chargen.errors import ChargenError
+
+    if system.foundry not in TARGETS:
+        raise ChargenError(
+            f"-f foundry: the game '{system.id}' declares foundry = {system.foundry!r}, "
+            f"which is no target of chargen's (targets: {', '.join(TARGETS)})"
+        )
+    module = importlib.import_module(f"chargen.export.{system.foundry}")
+    missing = module.unmapped(system)
+    if missing:
+        raise ChargenError(f"-f foundry: {missing}")
+    return module
 
 
 # -- small pieces ---------------------------------------------------------------------

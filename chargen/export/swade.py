@@ -31,6 +31,13 @@ def mapping() -> dict[str, Any]:
     return load_mapping("swade")
 
 
+def unmapped(system) -> str:
+    """Why the game cannot go into SWADE ("" when it can): this target reads savage's fields."""
+    if system.id == "savage":
+        return ""
+    return f"the SWADE target (swade) maps the fields of savage only, not those of '{system.id}'"
+
+
 def versions() -> dict[str, str]:
     """The Foundry core and SWADE system versions the export targets (pinned in swade.toml)."""
     return dict(mapping()["versions"])

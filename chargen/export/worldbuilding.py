@@ -10,6 +10,8 @@ label is the game's own word (its labels file), so the sheet stays in its langua
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from chargen.export.foundry import Items, html, load_mapping
@@ -19,6 +21,81 @@ NUMBER, STRING, RESOURCE = "Number", "String", "Resource"
 
 def mapping() -> dict[str, Any]:
     return load_mapping("worldbuilding")
+
+
+OWN_FILE = "chargen/export/worldbuilding.toml"
+PLUGIN_FILE = "worldbuilding.toml"  # a plugin game's mapping, beside its tables/ folder
+SECTION_KEYS = {"groups", "items", "biography"}
+
+
+def game_mapping(system) -> tuple[dict[str, Any], str]:
+    """A game's section of the mapping and the file it is in: chargen's own for the
+    built-in games, else `worldbuilding.toml` in the plugin's package, beside its
+    tables folder, with a `[<id>]` section shaped as chargen's ({}: none)."""
+    return _game_mapping(system.id, system.tables_root)
+
+
+@cache
+def _game_mapping(system_id: str, tables_root: Path | None) -> tuple[dict[str, Any], str]:
+    own = mapping()
+    where = OWN_FILE
+    if system_id in own or tables_root is None:
+        return own.get(system_id, {}), where
+    from chargen import tomlfile
+    from chargen.errors import ChargenError
+
+    path = Path(tables_root).parent / PLUGIN_FILE
+    if not path.is_file():
+        return {}, str(path)
+    text, why = tomlfile.read_text(path)
+    if why:
+        raise ChargenError(f"{path}: {why}")
+    try:
+        data = tomlfile.loads(text)
+    except tomlfile.TOMLError as exc:
+        raise ChargenError(f"{path}: {exc}") from None
+    section = data.get(system_id, {})
+    problem = _shape_problem(section) if isinstance(section, dict) else "is not a table"
+    if problem:
+        raise ChargenError(f"{path}: [{system_id}] {problem}")
+    return section, str(path)
+
+
+def _shape_problem(section: dict) -> str:
+    """What is wrong with a game's section ("": nothing), so that a plugin's mapping
+    fails at its file, not as a KeyError inside the export."""
+    unknown = sorted(set(section) - SECTION_KEYS)
+    if unknown:
+        return f"has unknown keys {', '.join(unknown)} (known: {', '.join(sorted(SECTION_KEYS))})"
+    if not all(isinstance(f, str) for f in section.get("biography", [])):
+        return "biography must be a list of field names"
+    for n, group in enumerate(section.get("groups", []), start=1):
+        if not isinstance(group, dict) or "key" not in group:
+            return f"groups entry {n} needs a key"
+        if ("from" in group) == ("fields" in group):
+            return f"groups entry {n} ({group['key']}) needs either from or fields"
+        for field in group.get("fields", []):
+            if not isinstance(field, dict) or "key" not in field:
+                return f"groups entry {n} ({group['key']}): each of fields needs a key"
+            if ("from" in field) == ("value" in field):
+                return f"groups entry {n}, field {field['key']}: needs either from or value"
+    for n, item in enumerate(section.get("items", []), start=1):
+        if not isinstance(item, dict) or not {"from", "name"} <= set(item):
+            return f"items entry {n} needs from and name"
+        if "table" in item and "id" not in item:
+            return f"items entry {n} names a table: it needs the id field too"
+    return ""
+
+
+def unmapped(system) -> str:
+    """Why the game cannot go into Simple Worldbuilding ("" when it can)."""
+    section, where = game_mapping(system)
+    if section:
+        return ""
+    return (
+        f"the game '{system.id}' declares foundry = 'worldbuilding' but {where} "
+        f"has no [{system.id}] section saying which fields go where"
+    )
 
 
 def versions() -> dict[str, str]:
@@ -125,7 +202,21 @@ def _biography(char: dict, fields: list, labels, tables) -> str:
 def actor(char: dict, tables, items: Items) -> dict:
     """One character's side of a Simple Worldbuilding Actor: its groups, attributes,
     biography and Items, as worldbuilding.toml maps its game."""
-    spec = mapping()[char["system"]]
+    spec, where = _game_mapping(char["system"], tables.dirs[0])  # the game's own tables
+    if where != OWN_FILE:
+        try:  # a plugin's mapping naming a field its characters lack is its file's fault
+            return _actor(char, spec, tables, items)
+        except (KeyError, TypeError, AttributeError) as exc:
+            from chargen.errors import ChargenError
+
+            raise ChargenError(
+                f"{where}: [{char['system']}] does not fit a character of the game: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+    return _actor(char, spec, tables, items)
+
+
+def _actor(char: dict, spec: dict, tables, items: Items) -> dict:
     labels = tables.labels
     groups: dict[str, dict] = {}
     attributes: dict[str, dict] = {}

@@ -149,6 +149,12 @@ def load(system_id: str):
             f"the game installed as '{system_id}' ({games[system_id]}) declares the id "
             f"{getattr(system, 'id', None)!r}: the entry point's name must be the System's id"
         )
+    if system_id not in BUILTIN:
+        if not callable(getattr(system, "faults", None)):
+            raise Unloadable(system_id, games[system_id], "it is not a chargen.procedure.System")
+        faults = system.faults()
+        if faults:
+            raise Unloadable(system_id, games[system_id], "; ".join(faults))
     return system
 
 

@@ -125,5 +125,6 @@ SYSTEM = System(
     roster=sheet.ROSTER,
     labels_table="labels",
     where_example="abilities.might >= 13 and guard >= 4",
+    foundry="worldbuilding",  # its mapping: worldbuilding.toml, beside tables/
     tables_root=Path(__file__).resolve().parent / "tables",
 )
