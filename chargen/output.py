@@ -101,7 +101,11 @@ def roster(
     placeholder = f"<{labels.word('seed')}>"
     for item in items:
         rows.append([get(item) for get in getters])
-        if seeds and len(recipes) < RECIPE_LINES:
+        if seeds and " --answers " in (item.get("recipe") or ""):
+            # made at the prompts: a member's recipe is the batch up to it, so the last
+            # one's makes them all again (each member's seed alone would ask anew)
+            recipes = {item["recipe"]: None}
+        elif seeds and len(recipes) < RECIPE_LINES:
             recipes[recipe_template(item, placeholder)] = None
         filled.update(i for i, c in enumerate(rows[-1][:shown]) if c)
         if len(rows) == ROSTER_CHUNK:

@@ -11,6 +11,7 @@ the first of an interactive batch, and one step alone.
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 from conftest import run
@@ -71,6 +72,21 @@ def test_a_member_after_the_first_names_the_batch_up_to_it(sid):
             assert made.count == index + 1 and made.seed == 4, char["recipe"]
         again = [c for c in remake(char["recipe"]) if c["seed"] == char["seed"]]
         assert [compact(c) for c in again] == [compact(char)], char["recipe"]
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_a_roster_made_at_the_prompts_says_one_recipe_the_whole_batch(sid):
+    shown = run(sid, "pc", "-n", "3", "--seed", "4", "--answers", "", env={"COLUMNS": "100"})
+    assert shown.exit_code == 0, shown.stderr
+    word = load(sid).tables().labels.word("remake")
+    lines = [line for line in shown.stdout.splitlines() if line.startswith(word + ":")]
+    assert len(lines) == 1 and "<" not in lines[0], lines  # no seed to fill in
+    recipe = lines[0].split(": ", 1)[1]
+    made = parse(recipe)
+    assert made.count == 3 and made.seed == 4 and made.answers is not None, recipe
+    again = run(*shlex.split(recipe)[1:], "-f", "jsonl")
+    first = run(sid, "pc", "-n", "3", "--seed", "4", "--answers", "", "-f", "jsonl")
+    assert again.stdout == first.stdout and len(first.stdout.splitlines()) == 3
 
 
 def test_one_step_asked_alone_is_made_again():
