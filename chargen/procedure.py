@@ -242,6 +242,9 @@ class System(NamedTuple):
         if problems or (len(tables.dirs) < 2 and self.tables_root is None):
             return problems
         problems = trial(self, tables)
+        if not problems and tables.thorough and self.tables_root is not None:
+            where = str(Path(self.tables_root).parent)
+            problems = [Problem(where, 0, f) for f in declaration_trial(self, tables)]
         if not problems and tables.thorough:
             problems = trial_entries(self, tables)
         return problems
@@ -274,6 +277,54 @@ def trial(system: System, tables: Tables) -> list[Problem]:
                 why = f"{type(exc).__name__}: {exc}" + (f" (in its step '{step}')" if step else "")
                 return [_pack_fault(tables, kind, seed, why)]
     return []
+
+
+DECLARATION_SEEDS = 20  # characters of each kind `declaration_trial` makes, twice a step
+
+
+def dependents(steps: list[Step], target: str) -> tuple[set[str], set[str]]:
+    """(the ids of the steps that depend on `target`, itself included: those reading what
+    it or another dependent writes; the fields they write)."""
+    ids: set[str] = set()
+    fields: set[str] = set()
+    found = False
+    for step in steps:
+        found = found or step.id == target
+        if found and (step.id == target or set(step.reads) & fields):
+            ids.add(step.id)
+            fields |= set(step.fields)
+    return ids, fields
+
+
+def declaration_trial(system: System, tables: Tables, seeds: int = DECLARATION_SEEDS) -> list[str]:
+    """What characters show of a declaration that does not hold ([]: nothing), as
+    `tables check` tries a plugin's (tests/test_streams.py holds the built-in games to
+    the same with more seeds): a key of a character that no step's `fields` declares,
+    and a field that changes when a step it does not depend on is drawn from another
+    stream, so a step reads it without saying so in `reads` (a reroll would break it)."""
+    out = []
+    for kind in ("pc", "npc"):
+        steps = system.steps(kind)
+        declared = {f for s in steps for f in s.fields} | set(ENVELOPE) | {"historik"}
+        usual = [next(generate(system, tables, kind, {}, 1, n)) for n in range(1, seeds + 1)]
+        stray = sorted({k for char in usual for k in char} - declared)
+        if stray:
+            out.append(f"a {kind} has {', '.join(stray)}, which no step declares in its fields")
+        for step in steps:
+            ids, touched = dependents(steps, step.id)
+            kept = {f for s in steps if s.id not in ids for f in s.fields} - touched
+            for n, char in enumerate(usual, start=1):
+                again = next(generate(system, tables, kind, {}, 1, n, variants={step.id: 1}))
+                moved = sorted(f for f in kept if char.get(f) != again.get(f))
+                if moved:
+                    writers = ", ".join(f"'{s.id}'" for s in steps if set(s.fields) & set(moved))
+                    out.append(
+                        f"a {kind} (--seed {n}) drawn with its step '{step.id}' again changes "
+                        f"{', '.join(moved)}, written by {writers}, which does not declare "
+                        f"that it reads what '{step.id}' writes: add it to Step.reads"
+                    )
+                    break
+    return out
 
 
 def trial_entries(system: System, tables: Tables) -> list[Problem]:

@@ -172,6 +172,29 @@ def test_the_built_in_declarations_have_no_faults_and_a_plugins_are_refused(lant
         assert type_fault(bad), bad
 
 
+def test_tables_check_finds_what_a_plugins_steps_read_or_write_undeclared(lantern):
+    from chargen.procedure import declaration_trial
+
+    system, tables = lantern
+    assert declaration_trial(system, tables) == []
+    reader = next(s for s in system.pc if s.reads)
+    unread = [s._replace(reads=()) if s is reader else s for s in system.pc]
+    found = declaration_trial(system._replace(pc=unread), tables)
+    assert any(
+        f"written by '{reader.id}', which does not declare that it reads" in f
+        and "add it to Step.reads" in f
+        for f in found
+    ), found
+
+    def sneaky(char, ctx):
+        reader.run(char, ctx)
+        char["lucky"] = True
+
+    undeclared = [s._replace(run=sneaky) if s is reader else s for s in system.pc]
+    found = declaration_trial(system._replace(pc=undeclared), tables)
+    assert "a pc has lucky, which no step declares in its fields" in found, found
+
+
 def _shim(folder: Path, system_id: str, body: str) -> None:
     """A game installed as `system_id` whose module (chargen_<id>.py) is `body`."""
     info = folder / f"chargen_{system_id}-0.1.dist-info"
@@ -290,9 +313,8 @@ def test_denizens_keep_their_templates(lantern):
 def test_the_engines_guarantees_hold_for_the_plugin(lantern):
     """A stream per step, and a batch that is its members made alone."""
     from test_batch import _check
-    from test_streams import dependents
 
-    from chargen.procedure import generate
+    from chargen.procedure import dependents, generate
 
     system, tables = lantern
     for kind in ("pc", "npc"):

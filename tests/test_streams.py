@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from chargen.procedure import ENVELOPE, generate
+from chargen.procedure import ENVELOPE, dependents, generate
 from chargen.systems import load
 
 SYSTEMS = ("matinee", "spelsystemet", "karma", "lef", "savage")
@@ -35,21 +35,6 @@ def _cases():
                     [pytest.mark.xfail(reason="PENDING", strict=False)] if sid in PENDING else []
                 )
                 yield pytest.param(sid, kind, step.id, id=f"{sid}-{kind}-{step.id}", marks=marks)
-
-
-def dependents(steps, target: str) -> tuple[set[str], set[str]]:
-    """(ids of the steps that depend on `target`, target included; the fields they write)."""
-    ids, fields = set(), set()
-    found = False
-    for step in steps:
-        if step.id == target:
-            found = True
-        if not found:
-            continue
-        if step.id == target or set(step.reads) & fields:
-            ids.add(step.id)
-            fields |= set(step.fields)
-    return ids, fields
 
 
 def _one(system, tables, kind, seed, variants=None):
