@@ -245,6 +245,7 @@ class System(NamedTuple):
         if not problems and tables.thorough and self.tables_root is not None:
             where = str(Path(self.tables_root).parent)
             problems = [Problem(where, 0, f) for f in declaration_trial(self, tables)]
+            problems = problems or label_trial(self, tables)
         if not problems and tables.thorough:
             problems = trial_entries(self, tables)
         return problems
@@ -325,6 +326,29 @@ def declaration_trial(system: System, tables: Tables, seeds: int = DECLARATION_S
                     )
                     break
     return out
+
+
+def label_trial(system: System, tables: Tables, seeds: int = DECLARATION_SEEDS) -> list[Problem]:
+    """The labels a plugin's sheets ask for and its labels file lacks (a reader would
+    see the bare key), and its roster's columns without a label: made from a few PCs
+    and NPCs, as `tables check` tries a plugin."""
+    labels = tables.labels
+    before = set(labels.missing)
+    for kind in ("pc", "npc"):
+        for char in generate(system, tables, kind, {}, seeds, 1):
+            system.sheet_sections(char, tables)
+    missing = (labels.missing - before) | {c.key for c in system.roster if c.key not in labels}
+    if not missing:
+        return []
+    path = tables.files.get(system.labels_table)
+    return [
+        Problem(
+            str(path or system.labels_table),
+            0,
+            f"no label for {', '.join(sorted(missing))}, which the sheets or the roster "
+            "show (as the bare key until the labels file has it)",
+        )
+    ]
 
 
 def trial_entries(system: System, tables: Tables) -> list[Problem]:

@@ -195,6 +195,25 @@ def test_tables_check_finds_what_a_plugins_steps_read_or_write_undeclared(lanter
     assert "a pc has lucky, which no step declares in its fields" in found, found
 
 
+def test_tables_check_finds_the_labels_a_plugins_sheets_lack(lantern, tmp_path):
+    from chargen.procedure import label_trial
+
+    system, tables = lantern
+    assert label_trial(system, tables) == []
+    shutil.copytree(system.tables_root, tmp_path / "tables")
+    labels = tmp_path / "tables" / "labels.toml"
+    text = labels.read_text(encoding="utf-8")
+    assert '\nguard = "Guard"\n' in text and '\nskill = "Skill"\n' in text
+    labels.write_text(
+        text.replace('\nguard = "Guard"\n', "\n").replace('\nskill = "Skill"\n', "\n"),
+        encoding="utf-8",
+    )
+    moved = system._replace(tables_root=tmp_path / "tables")
+    found = label_trial(moved, moved.tables())
+    assert len(found) == 1 and found[0].file == str(labels), found
+    assert "no label for guard, skill, which the sheets or the roster show" in found[0].text
+
+
 def _shim(folder: Path, system_id: str, body: str) -> None:
     """A game installed as `system_id` whose module (chargen_<id>.py) is `body`."""
     info = folder / f"chargen_{system_id}-0.1.dist-info"
