@@ -50,8 +50,12 @@ def lantern(installed):
     return system, system.tables()
 
 
-def chargen(installed, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(installed), "COLUMNS": "80"}
+def chargen(
+    installed, *args: str, input: str | None = None, beside: Path | None = None, columns: int = 80
+) -> subprocess.CompletedProcess:
+    """`chargen ARGS` with the example installed (and the games in `beside`, if given)."""
+    path = str(installed) if beside is None else f"{installed}{os.pathsep}{beside}"
+    env = {**os.environ, "PYTHONPATH": path, "COLUMNS": str(columns)}
     return subprocess.run(
         [sys.executable, "-m", "chargen", *args],
         capture_output=True,
@@ -109,16 +113,9 @@ def test_a_plugin_that_cannot_be_imported_leaves_the_other_games_usable(installe
     broken.mkdir()
     (broken / "entry_points.txt").write_text("[chargen.systems]\nbroken = chargen_broken\n")
     (tmp_path / "chargen_broken.py").write_text("raise ImportError('a missing dependency')\n")
-    env = {**os.environ, "PYTHONPATH": f"{installed}{os.pathsep}{tmp_path}", "COLUMNS": "100"}
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "chargen", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-        )
+        return chargen(installed, *args, beside=tmp_path, columns=100)
 
     helped = run("--help")
     assert helped.returncode == 0, helped.stderr
@@ -239,18 +236,10 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
         "from chargen_lantern import SYSTEM as L\n"
         "SYSTEM = L._replace(id='clash', pc=[L.pc[0]._replace(id='npc'), *L.pc[1:]])\n",
     )
-    env = {**os.environ, "PYTHONPATH": f"{installed}{os.pathsep}{tmp_path}"}
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "chargen", *args],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-        )
+        return chargen(installed, *args, beside=tmp_path)
 
-    assert [s.id for s in load_lantern(installed).pc][-1] == "guard"
     crashed = run("crash", "pc", "--seed", "4")
     assert crashed.returncode == 1, crashed.stderr
     assert (
@@ -267,12 +256,6 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     assert "the pc step id 'npc' is taken by the engine" in clashing.stderr
     assert "Traceback" not in crashed.stderr + checked.stderr + clashing.stderr
     assert run("lantern", "pc", "--seed", "4").returncode == 0
-
-
-def load_lantern(installed):
-    from chargen.systems import load
-
-    return load("lantern")
 
 
 # -- the game keeps its rules over thousands of seeds -------------------------------------
