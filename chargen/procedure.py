@@ -302,7 +302,8 @@ def declaration_trial(system: System, tables: Tables, seeds: int = DECLARATION_S
     `tables check` tries a plugin's (tests/test_streams.py holds the built-in games to
     the same with more seeds): a key of a character that no step's `fields` declares,
     and a field that changes when a step it does not depend on is drawn from another
-    stream, so a step reads it without saying so in `reads` (a reroll would break it)."""
+    stream, so a step reads it without saying so in `reads` (a reroll would break it),
+    and an option that no step reads (`_unread_options`)."""
     out = []
     for kind in ("pc", "npc"):
         steps = system.steps(kind)
@@ -325,6 +326,40 @@ def declaration_trial(system: System, tables: Tables, seeds: int = DECLARATION_S
                         f"that it reads what '{step.id}' writes: add it to Step.reads"
                     )
                     break
+        out += _unread_options(system, tables, kind, seeds)
+    return out
+
+
+def _unread_options(system: System, tables: Tables, kind: str, seeds: int) -> list[str]:
+    """The options of a table that no step reads: characters made with one of its rows
+    chosen are, but for their recipe, the characters made without (a step misspelling
+    the option's name in ctx.choose). A row the steps refuse counts as read."""
+    out = []
+    for option in system.options(kind):
+        ids = list(tables[option.table].ids) if option.table in tables else []
+        if option.flag or len(ids) < 2:
+            continue
+        read = False
+        for row in ids[:2]:  # (two rows: one of them differs from what a seed draws)
+            value = [row] if option.multiple else row
+            try:
+                pinned = generate(system, tables, kind, {option.key: value}, seeds, 1)
+                free = generate(system, tables, kind, {}, seeds, 1)
+                for a, b in zip(pinned, free, strict=True):
+                    a.pop("recipe", None), b.pop("recipe", None)
+                    if a != b:
+                        read = True
+                        break
+            except ChargenError:  # refused, so read
+                read = True
+            if read:
+                break
+        if not read:
+            out.append(
+                f"no {kind} step reads the option --{option.name}: {seeds} characters made "
+                f"with {option.table} {ids[0]!r} or {ids[1]!r} chosen are those made "
+                f"without (a step reads it as ctx.choose({option.key!r}, {option.table!r}))"
+            )
     return out
 
 
