@@ -330,37 +330,63 @@ def declaration_trial(system: System, tables: Tables, seeds: int = DECLARATION_S
     return out
 
 
+class _Heard(dict):
+    """A context's options that remember which of them a step looked up."""
+
+    def __init__(self, options: dict, heard: set[str]) -> None:
+        super().__init__(options)
+        self.heard, self.listening = heard, False
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if self.listening:
+            self.heard.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        if self.listening:
+            self.heard.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        if self.listening and isinstance(key, str):
+            self.heard.add(key)
+        return super().__contains__(key)
+
+
 def _unread_options(system: System, tables: Tables, kind: str, seeds: int) -> list[str]:
-    """The options of a table that no step reads: characters made with one of its rows
-    chosen are, but for their recipe, the characters made without (a step misspelling
-    the option's name in ctx.choose). A row the steps refuse counts as read."""
-    out = []
-    for option in system.options(kind):
-        ids = list(tables[option.table].ids) if option.table in tables else []
-        if option.flag or len(ids) < 2:
-            continue
-        read = False
-        for row in ids[:2]:  # (two rows: one of them differs from what a seed draws)
-            value = [row] if option.multiple else row
+    """The options of a table that no step looks up while `seeds` characters are made
+    (a step misspelling the option's name in ctx.choose): what the engine reads of
+    them before the steps (the choices they pin) does not count."""
+    wanted = [o for o in system.options(kind) if o.table is not None and not o.flag]
+    if not wanted:
+        return []
+    heard: set[str] = set()
+
+    def listening(run: Callable[[dict, Context], None]) -> Callable[[dict, Context], None]:
+        def run_heard(char: dict, ctx: Context) -> None:
+            if type(ctx.options) is not _Heard:
+                ctx.options = _Heard(ctx.options, heard)
+            ctx.options.listening = True
             try:
-                pinned = generate(system, tables, kind, {option.key: value}, seeds, 1)
-                free = generate(system, tables, kind, {}, seeds, 1)
-                for a, b in zip(pinned, free, strict=True):
-                    a.pop("recipe", None), b.pop("recipe", None)
-                    if a != b:
-                        read = True
-                        break
-            except ChargenError:  # refused, so read
-                read = True
-            if read:
-                break
-        if not read:
-            out.append(
-                f"no {kind} step reads the option --{option.name}: {seeds} characters made "
-                f"with {option.table} {ids[0]!r} or {ids[1]!r} chosen are those made "
-                f"without (a step reads it as ctx.choose({option.key!r}, {option.table!r}))"
-            )
-    return out
+                run(char, ctx)
+            finally:
+                ctx.options.listening = False
+
+        return run_heard
+
+    steps = [s._replace(run=listening(s.run)) for s in system.steps(kind)]
+    heard_system = system._replace(**{kind: steps})
+    try:
+        for _ in generate(heard_system, tables, kind, {}, seeds, 1):
+            pass
+    except ChargenError:  # (a step that fails is the trial's to say)
+        return []
+    return [
+        f"no {kind} step looks up the option --{o.name} (in {seeds} characters): a step "
+        f"reads it as ctx.choose({o.key!r}, {o.table!r}), under the option's name"
+        for o in wanted
+        if o.key not in heard
+    ]
 
 
 def label_trial(system: System, tables: Tables, seeds: int = DECLARATION_SEEDS) -> list[Problem]:

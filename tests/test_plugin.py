@@ -190,14 +190,18 @@ def test_tables_check_finds_what_a_plugins_steps_read_or_write_undeclared(lanter
     undeclared = [s._replace(run=sneaky) if s is reader else s for s in system.pc]
     found = declaration_trial(system._replace(pc=undeclared), tables)
     assert "a pc has lucky, which no step declares in its fields" in found, found
-    from chargen.procedure import Option
 
-    misspelt = [Option("backgound", table="backgrounds")]  # as a step misspelling it reads
-    found = declaration_trial(system._replace(pc_options=misspelt), tables)
-    assert len(found) == 1 and found[0].startswith(
-        "no pc step reads the option --backgound: 20 characters made with backgrounds "
-    ), found
-    assert "ctx.choose('backgound', 'backgrounds')" in found[0], found
+    def misspelt(char, ctx):  # the option --background is declared, and this asks another
+        entry = ctx.choose("backgound", "backgrounds")
+        char.update(background=entry["id"], background_name=entry["name"], skill=entry["skill"])
+
+    chooser = next(s for s in system.pc if s.id == "background")
+    misread = [s._replace(run=misspelt) if s is chooser else s for s in system.pc]
+    found = declaration_trial(system._replace(pc=misread), tables)
+    assert found == [
+        "no pc step looks up the option --background (in 20 characters): a step reads it "
+        "as ctx.choose('background', 'backgrounds'), under the option's name"
+    ], found
 
 
 def test_tables_check_finds_the_labels_a_plugins_sheets_lack(lantern, tmp_path):
