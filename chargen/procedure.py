@@ -391,14 +391,13 @@ def _unread_options(system: System, tables: Tables, kind: str, seeds: int) -> li
 
 def label_trial(system: System, tables: Tables, seeds: int = DECLARATION_SEEDS) -> list[Problem]:
     """The labels a plugin's sheets ask for and its labels file lacks (a reader would
-    see the bare key), and its roster's columns without a label: made from a few PCs
+    see the key, capitalised), and its roster's columns without a label: made from a few PCs
     and NPCs, as `tables check` tries a plugin."""
-    labels = tables.labels
-    before = set(labels.missing)
+    labels = tables.labels  # (its misses so far count too: `trial` drew sheets before)
     for kind in ("pc", "npc"):
         for char in generate(system, tables, kind, {}, seeds, 1):
             system.sheet_sections(char, tables)
-    missing = (labels.missing - before) | {c.key for c in system.roster if c.key not in labels}
+    missing = labels.missing | {c.key for c in system.roster if c.key not in labels}
     if not missing:
         return []
     path = tables.files.get(system.labels_table)
@@ -407,7 +406,7 @@ def label_trial(system: System, tables: Tables, seeds: int = DECLARATION_SEEDS) 
             str(path or system.labels_table),
             0,
             f"no label for {', '.join(sorted(missing))}, which the sheets or the roster "
-            "show (as the bare key until the labels file has it)",
+            "show (as the key, capitalised, until the labels file has it)",
         )
     ]
 

@@ -221,6 +221,10 @@ def test_tables_check_finds_the_labels_a_plugins_sheets_lack(lantern, tmp_path):
     found = label_trial(moved, moved.tables())
     assert len(found) == 1 and found[0].file == str(labels), found
     assert "no label for guard, skill, which the sheets or the roster show" in found[0].text
+    pack = moved.tables()  # as `tables check` has it: the trial draws sheets first
+    pack.thorough = True
+    found = pack.check()
+    assert len(found) == 1 and "no label for guard, skill," in found[0].text, found
 
 
 def _shim(folder: Path, system_id: str, body: str) -> None:
