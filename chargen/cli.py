@@ -174,15 +174,17 @@ def _internal_error(exc: Exception) -> str:
     where, whom = "", "report it"
     found = getattr(exc, "chargen_where", None)
     if found is not None:
-        system_id, step, seed = found
-        where = f" in the game '{system_id}', step '{step}' (--seed {seed})" if step else ""
+        system_id, step, seed = found  # (step None: the game's sheet)
+        place = f"step '{step}'" if step else "its sheet" if step is None else ""
+        where = f" in the game '{system_id}', {place} (--seed {seed})" if place else ""
         if system_id not in BUILTIN:
             package = registry().get(system_id, "?").partition(":")[0]
             where += f", a plugin ({package})"
             whom = "report it to the authors of that package"
     return (
         f"chargen: internal error{where}: {type(exc).__name__}: {exc}\n"
-        f"Run again with --debug (or CHARGEN_DEBUG=1) for the traceback, and {whom}."
+        "Run it again as `chargen --debug ...` (--debug before the game's name) or with "
+        f"CHARGEN_DEBUG=1 for the traceback, and {whom}."
     )
 
 

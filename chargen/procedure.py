@@ -186,10 +186,18 @@ class System(NamedTuple):
         return out
 
     def sheet_sections(self, char: dict, tables: Tables) -> list[Section]:
-        """The whole sheet: `sheet(char, tables)`, or every part in order."""
-        if self.sheet is not None:
-            return self.sheet(char, tables)
-        return [s for part in self.parts for s in part.build(char, tables)]
+        """The whole sheet: `sheet(char, tables)`, or every part in order. A bug in it
+        (a plugin's, say) is reported as the sheet's, with the game and the seed."""
+        try:
+            if self.sheet is not None:
+                return self.sheet(char, tables)
+            return [s for part in self.parts for s in part.build(char, tables)]
+        except ChargenError:
+            raise
+        except Exception as exc:
+            if not hasattr(exc, "chargen_where"):
+                exc.chargen_where = (self.id, None, char.get("seed"))  # (None: the sheet)
+            raise
 
     def step(self, step_id: str) -> Step:
         for step in self.pc:
@@ -275,7 +283,14 @@ def trial(system: System, tables: Tables) -> list[Problem]:
                 return [_pack_fault(tables, kind, seed, str(exc))]
             except Exception as exc:  # noqa: BLE001 - a pack must not crash generation
                 step = getattr(exc, "chargen_where", ("", ""))[1]
-                why = f"{type(exc).__name__}: {exc}" + (f" (in its step '{step}')" if step else "")
+                why = f"{type(exc).__name__}: {exc}"
+                why += (
+                    f" (in its step '{step}')"
+                    if step
+                    else " (in its sheet)"
+                    if step is None
+                    else ""
+                )
                 return [_pack_fault(tables, kind, seed, why)]
     return []
 

@@ -248,6 +248,14 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     )
     _shim(
         tmp_path,
+        "blot",
+        "from chargen_lantern import SYSTEM as L\n"
+        "def sheet(char, tables):\n"
+        "    return char['origin_name']\n"
+        "SYSTEM = L._replace(id='blot', sheet=sheet)\n",
+    )
+    _shim(
+        tmp_path,
         "clash",
         "from chargen_lantern import SYSTEM as L\n"
         "SYSTEM = L._replace(id='clash', pc=[L.pc[0]._replace(id='npc'), *L.pc[1:]])\n",
@@ -263,6 +271,17 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
         "ZeroDivisionError: the guard step divides by zero" in crashed.stderr
     ), crashed.stderr
     assert "report it to the authors of that package" in crashed.stderr
+    assert "Run it again as `chargen --debug ...`" in crashed.stderr
+    blotted = run("blot", "npc", "--seed", "5")
+    assert blotted.returncode == 1, blotted.stderr
+    assert (
+        "internal error in the game 'blot', its sheet (--seed 5), a plugin (chargen_blot): "
+        "KeyError: 'origin_name'" in blotted.stderr
+    ), blotted.stderr
+    debugged = run("--debug", "blot", "npc", "--seed", "5")
+    assert "Traceback" in debugged.stderr and "origin_name" in debugged.stderr
+    checked_sheet = run("tables", "check", "--system", "blot")
+    assert "KeyError: 'origin_name' (in its sheet)" in checked_sheet.stderr, checked_sheet.stderr
     checked = run("tables", "check", "--system", "crash")
     assert checked.returncode == 2, checked.stderr
     assert "the game 'crash' cannot make a pc (--seed 1): ZeroDivisionError" in checked.stderr
@@ -270,7 +289,7 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     clashing = run("clash", "pc")
     assert clashing.returncode == 2, clashing.stderr
     assert "the pc step id 'npc' is taken by the engine" in clashing.stderr
-    assert "Traceback" not in crashed.stderr + checked.stderr + clashing.stderr
+    assert "Traceback" not in crashed.stderr + checked.stderr + clashing.stderr + blotted.stderr
     assert run("lantern", "pc", "--seed", "4").returncode == 0
 
 
