@@ -88,6 +88,15 @@ class TableError(ChargenError):
         super().__init__(f"bad tables ({len(self.problems)} problem(s)):\n{lines}")
 
 
+class UnknownTable(TableError):
+    """A table asked for by name that the system's pack does not have (a step's or a
+    sheet's misspelling: a user's pack cannot lack a table of the built-in ones)."""
+
+    def __init__(self, problems: list[Problem], name: str) -> None:
+        super().__init__(problems)
+        self.name = name
+
+
 class PipeClosed(Exception):
     """The reader of stdout went away (`chargen ... | head -1`): stop quietly."""
 

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Protocol
 from chargen import recipe
 from chargen.conditions import PRONOUNS
 from chargen.context import Context
-from chargen.errors import ChargenError, ChoiceError, Problem
+from chargen.errors import ChargenError, ChoiceError, Problem, UnknownTable
 from chargen.seeds import character_seed, renamed
 from chargen.sheet import PRINT_SPEC, PRINT_TABLE, Column, Part, Section
 from chargen.tables import Spec, Tables, builtin_root, pack_dir, type_fault
@@ -192,6 +192,8 @@ class System(NamedTuple):
             if self.sheet is not None:
                 return self.sheet(char, tables)
             return [s for part in self.parts for s in part.build(char, tables)]
+        except UnknownTable as exc:
+            raise tables._unknown(exc.name, ", which the sheet asks for") from None
         except ChargenError:
             raise
         except Exception as exc:
@@ -323,10 +325,16 @@ def declaration_trial(system: System, tables: Tables, seeds: int = DECLARATION_S
     for kind in ("pc", "npc"):
         steps = system.steps(kind)
         declared = {f for s in steps for f in s.fields} | set(ENVELOPE) | {"historik"}
-        usual = [next(generate(system, tables, kind, {}, 1, n)) for n in range(1, seeds + 1)]
+        writers: dict[str, str] = {}  # a key -> the step that first wrote it
+        watched = system._replace(**{kind: [_watching(s, writers) for s in steps]})
+        usual = [next(generate(watched, tables, kind, {}, 1, n)) for n in range(1, seeds + 1)]
         stray = sorted({k for char in usual for k in char} - declared)
         if stray:
-            out.append(f"a {kind} has {', '.join(stray)}, which no step declares in its fields")
+            said = [f"{k} (written by '{writers[k]}')" if k in writers else k for k in stray]
+            out.append(
+                f"a {kind} has {', '.join(said)}, which no step declares in its fields: "
+                "add each to the fields of the step that writes it"
+            )
         for step in steps:
             ids, touched = dependents(steps, step.id)
             kept = {f for s in steps if s.id not in ids for f in s.fields} - touched
@@ -343,6 +351,19 @@ def declaration_trial(system: System, tables: Tables, seeds: int = DECLARATION_S
                     break
         out += _unread_options(system, tables, kind, seeds)
     return out
+
+
+def _watching(step: Step, writers: dict[str, str]) -> Step:
+    """The step, noting in `writers` each key of a character it is the first to write
+    (the same draws: a step's stream is its id's)."""
+
+    def run_watched(char: dict, ctx: Context) -> None:
+        before = set(char)
+        step.run(char, ctx)
+        for key in char.keys() - before:
+            writers.setdefault(key, step.id)
+
+    return step._replace(run=run_watched)
 
 
 class _Heard(dict):
@@ -888,6 +909,11 @@ def generate(
             if trace is not None:
                 trace(char, ctx)
             yield char
+    except UnknownTable as exc:  # a step's misspelling: say which step
+        step_id = getattr(ctx, "step", "")
+        if not step_id:
+            raise
+        raise tables._unknown(exc.name, f", which the {kind} step '{step_id}' asks for") from None
     except ChargenError:
         raise
     except Exception as exc:  # a bug (a plugin's, say): the report names where it happened

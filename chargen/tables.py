@@ -30,7 +30,14 @@ from typing import Any, NamedTuple
 
 from chargen import conditions, names, tomlfile
 from chargen.dice import Dice, parse, table_fault
-from chargen.errors import ChargenError, ChoiceError, DiceError, Problem, TableError
+from chargen.errors import (
+    ChargenError,
+    ChoiceError,
+    DiceError,
+    Problem,
+    TableError,
+    UnknownTable,
+)
 from chargen.labels import Labels
 from chargen.labels import check as check_labels
 from chargen.slugs import normalize, unbroken
@@ -542,13 +549,22 @@ class Tables:
     def __contains__(self, name: str) -> bool:
         return name in self.files
 
+    def _unknown(self, name: str, asker: str = "") -> UnknownTable:
+        """A table of no such name: the nearest names said (`asker`: who asked for it)."""
+        from difflib import get_close_matches
+
+        near = get_close_matches(str(name), list(self.files), n=3)
+        hint = f"did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+        if not near:
+            hint = f"its tables: {', '.join(sorted(self.files))}"
+        text = f"{self.system} has no table named '{name}'{asker} ({hint})"
+        return UnknownTable([Problem(str(self.dirs[0]), 0, text)], name)
+
     def __getitem__(self, name: str) -> Table:
         table = self._loaded.get(name)
         if table is None:
             if name not in self.files:
-                raise TableError(
-                    [Problem(str(self.dirs[0]), 0, f"{self.system} has no table named '{name}'")]
-                )
+                raise self._unknown(name)
             table, problems = load_table(name, self.files[name], self)
             if problems:
                 raise TableError(problems)

@@ -189,7 +189,10 @@ def test_tables_check_finds_what_a_plugins_steps_read_or_write_undeclared(lanter
 
     undeclared = [s._replace(run=sneaky) if s is reader else s for s in system.pc]
     found = declaration_trial(system._replace(pc=undeclared), tables)
-    assert "a pc has lucky, which no step declares in its fields" in found, found
+    assert (
+        f"a pc has lucky (written by '{reader.id}'), which no step declares in its fields: "
+        "add each to the fields of the step that writes it" in found
+    ), found
 
     def misspelt(char, ctx):  # the option --background is declared, and this asks another
         entry = ctx.choose("backgound", "backgrounds")
@@ -256,6 +259,14 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     )
     _shim(
         tmp_path,
+        "typo",
+        "from chargen_lantern import SYSTEM as L\n"
+        "def gear(char, ctx):\n"
+        "    ctx.pick('gaer')\n"
+        "SYSTEM = L._replace(id='typo', pc=[*L.pc[:-1], L.pc[-1]._replace(run=gear)])\n",
+    )
+    _shim(
+        tmp_path,
         "clash",
         "from chargen_lantern import SYSTEM as L\n"
         "SYSTEM = L._replace(id='clash', pc=[L.pc[0]._replace(id='npc'), *L.pc[1:]])\n",
@@ -286,6 +297,12 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     assert checked.returncode == 2, checked.stderr
     assert "the game 'crash' cannot make a pc (--seed 1): ZeroDivisionError" in checked.stderr
     assert "(in its step 'guard')" in checked.stderr
+    misspelt = run("typo", "pc")
+    assert misspelt.returncode == 2, misspelt.stderr
+    assert (
+        "typo has no table named 'gaer', which the pc step 'guard' asks for "
+        "(did you mean 'gear'?)" in misspelt.stderr
+    ), misspelt.stderr
     clashing = run("clash", "pc")
     assert clashing.returncode == 2, clashing.stderr
     assert "the pc step id 'npc' is taken by the engine" in clashing.stderr
