@@ -1230,16 +1230,26 @@ def tables_check(directory, system_id) -> None:
     checked = 0
     unloadable: list[str] = []  # plugins that cannot be imported: the others are checked
     loaded = loadable(systems, unloadable.append) if system_id is None else [load(system_id)]
+    fine = 0  # the systems whose tables were checked
     for system in loaded:
-        pack = system.tables(overlays, known)
+        try:
+            pack = system.tables(overlays, known)
+        except TableError:
+            raise
+        except ChargenError as exc:  # a plugin without its tables: the others are checked
+            if system_id is not None:
+                raise
+            unloadable.append(str(exc))
+            continue
         pack.thorough = True  # a trial of every entry of the user's tables
         problems += pack.check()
         checked += len(pack.names())
+        fine += 1
     if problems:
         raise TableError(problems)
     if unloadable:
         raise ChargenError(
-            "; ".join(unloadable) + f" (the other {len(loaded)} system(s) have no problems)"
+            "; ".join(unloadable) + f" (the other {fine} system(s) have no problems)"
         )
     click.echo(f"ok: {checked} tables in {len(systems)} system(s), no problems", err=True)
 

@@ -222,7 +222,14 @@ class System(NamedTuple):
     def tables(self, overlays: list[Path] | None = None, known: tuple[str, ...] = ()) -> Tables:
         """The system's pack: built-in tables, then each overlay folder that has some
         (`known`: the ids of every system installed, for the layout check of a pack)."""
-        dirs = [self.tables_root or builtin_root() / self.id]
+        home = self.tables_root or builtin_root() / self.id
+        if self.tables_root is None and not home.is_dir():  # (a plugin's declaration)
+            raise ChargenError(
+                f"the game '{self.id}' has no tables: a plugin's System names the folder "
+                "of its TOML tables as tables_root (Path(__file__).resolve().parent / "
+                '"tables")'
+            )
+        dirs = [home]
         roots = {}  # each overlay folder's pack: what its symlinks may lead to
         for root in overlays or []:
             folder = pack_dir(root, self.id, known)

@@ -267,6 +267,12 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     )
     _shim(
         tmp_path,
+        "rootless",
+        "from chargen_lantern import SYSTEM as L\n"
+        "SYSTEM = L._replace(id='rootless', tables_root=None)\n",
+    )
+    _shim(
+        tmp_path,
         "clash",
         "from chargen_lantern import SYSTEM as L\n"
         "SYSTEM = L._replace(id='clash', pc=[L.pc[0]._replace(id='npc'), *L.pc[1:]])\n",
@@ -297,6 +303,20 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     assert checked.returncode == 2, checked.stderr
     assert "the game 'crash' cannot make a pc (--seed 1): ZeroDivisionError" in checked.stderr
     assert "(in its step 'guard')" in checked.stderr
+    rootless = run("rootless", "pc")
+    assert rootless.returncode == 2, rootless.stderr
+    assert "the game 'rootless' has no tables: a plugin's System names" in rootless.stderr
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    _shim(
+        alone,
+        "rootless",
+        "from chargen_lantern import SYSTEM as L\n"
+        "SYSTEM = L._replace(id='rootless', tables_root=None)\n",
+    )
+    every = chargen(installed, "tables", "check", beside=alone)  # the others are checked
+    assert every.returncode == 2 and "has no tables" in every.stderr, every.stderr
+    assert "(the other 6 system(s) have no problems)" in every.stderr, every.stderr
     misspelt = run("typo", "pc")
     assert misspelt.returncode == 2, misspelt.stderr
     assert (
@@ -306,7 +326,10 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     clashing = run("clash", "pc")
     assert clashing.returncode == 2, clashing.stderr
     assert "the pc step id 'npc' is taken by the engine" in clashing.stderr
-    assert "Traceback" not in crashed.stderr + checked.stderr + clashing.stderr + blotted.stderr
+    assert (
+        "Traceback"
+        not in crashed.stderr + checked.stderr + clashing.stderr + blotted.stderr + rootless.stderr
+    )
     assert run("lantern", "pc", "--seed", "4").returncode == 0
 
 
