@@ -240,61 +240,45 @@ def _shim(folder: Path, system_id: str, body: str) -> None:
     (folder / f"chargen_{system_id}.py").write_text(body, encoding="utf-8")
 
 
+# Games made of Lantern with one fault each, as a plugin's author might write them.
+FAULTY = {
+    "crash": "def guard(char, ctx):\n"
+    "    raise ZeroDivisionError('the guard step divides by zero')\n"
+    "SYSTEM = L._replace(id='crash', pc=[*L.pc[:-1], L.pc[-1]._replace(run=guard)])\n",
+    "blot": "def sheet(char, tables):\n"
+    "    return char['origin_name']\n"
+    "SYSTEM = L._replace(id='blot', sheet=sheet)\n",
+    "typo": "def gear(char, ctx):\n"
+    "    ctx.pick('gaer')\n"
+    "SYSTEM = L._replace(id='typo', pc=[*L.pc[:-1], L.pc[-1]._replace(run=gear)])\n",
+    "rootless": "SYSTEM = L._replace(id='rootless', tables_root=None)\n",
+    "clash": "SYSTEM = L._replace(id='clash', pc=[L.pc[0]._replace(id='npc'), *L.pc[1:]])\n",
+}
+
+
 def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_path):
-    _shim(
-        tmp_path,
-        "crash",
-        "from chargen_lantern import SYSTEM as L\n"
-        "def guard(char, ctx):\n"
-        "    raise ZeroDivisionError('the guard step divides by zero')\n"
-        "SYSTEM = L._replace(id='crash', pc=[*L.pc[:-1], L.pc[-1]._replace(run=guard)])\n",
-    )
-    _shim(
-        tmp_path,
-        "blot",
-        "from chargen_lantern import SYSTEM as L\n"
-        "def sheet(char, tables):\n"
-        "    return char['origin_name']\n"
-        "SYSTEM = L._replace(id='blot', sheet=sheet)\n",
-    )
-    _shim(
-        tmp_path,
-        "typo",
-        "from chargen_lantern import SYSTEM as L\n"
-        "def gear(char, ctx):\n"
-        "    ctx.pick('gaer')\n"
-        "SYSTEM = L._replace(id='typo', pc=[*L.pc[:-1], L.pc[-1]._replace(run=gear)])\n",
-    )
-    _shim(
-        tmp_path,
-        "rootless",
-        "from chargen_lantern import SYSTEM as L\n"
-        "SYSTEM = L._replace(id='rootless', tables_root=None)\n",
-    )
-    _shim(
-        tmp_path,
-        "clash",
-        "from chargen_lantern import SYSTEM as L\n"
-        "SYSTEM = L._replace(id='clash', pc=[L.pc[0]._replace(id='npc'), *L.pc[1:]])\n",
-    )
+    for system_id, body in FAULTY.items():
+        _shim(tmp_path, system_id, "from chargen_lantern import SYSTEM as L\n" + body)
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return chargen(installed, *args, beside=tmp_path)
 
+    def internal(result: subprocess.CompletedProcess, said: str) -> None:
+        assert result.returncode == 1, result.stderr
+        assert f"internal error in the game {said}" in result.stderr, result.stderr
+        assert "report it to the authors of that package" in result.stderr
+        assert "Run it again as `chargen --debug ...`" in result.stderr
+
     crashed = run("crash", "pc", "--seed", "4")
-    assert crashed.returncode == 1, crashed.stderr
-    assert (
-        "internal error in the game 'crash', step 'guard' (--seed 4), a plugin (chargen_crash): "
-        "ZeroDivisionError: the guard step divides by zero" in crashed.stderr
-    ), crashed.stderr
-    assert "report it to the authors of that package" in crashed.stderr
-    assert "Run it again as `chargen --debug ...`" in crashed.stderr
+    internal(
+        crashed,
+        "'crash', step 'guard' (--seed 4), a plugin (chargen_crash): "
+        "ZeroDivisionError: the guard step divides by zero",
+    )
     blotted = run("blot", "npc", "--seed", "5")
-    assert blotted.returncode == 1, blotted.stderr
-    assert (
-        "internal error in the game 'blot', its sheet (--seed 5), a plugin (chargen_blot): "
-        "KeyError: 'origin_name'" in blotted.stderr
-    ), blotted.stderr
+    internal(
+        blotted, "'blot', its sheet (--seed 5), a plugin (chargen_blot): KeyError: 'origin_name'"
+    )
     debugged = run("--debug", "blot", "npc", "--seed", "5")
     assert "Traceback" in debugged.stderr and "origin_name" in debugged.stderr
     checked_sheet = run("tables", "check", "--system", "blot")
@@ -308,12 +292,7 @@ def test_a_plugins_bug_is_reported_with_its_game_step_and_seed(installed, tmp_pa
     assert "the game 'rootless' has no tables: a plugin's System names" in rootless.stderr
     alone = tmp_path / "alone"
     alone.mkdir()
-    _shim(
-        alone,
-        "rootless",
-        "from chargen_lantern import SYSTEM as L\n"
-        "SYSTEM = L._replace(id='rootless', tables_root=None)\n",
-    )
+    _shim(alone, "rootless", "from chargen_lantern import SYSTEM as L\n" + FAULTY["rootless"])
     every = chargen(installed, "tables", "check", beside=alone)  # the others are checked
     assert every.returncode == 2 and "has no tables" in every.stderr, every.stderr
     assert "(the other 6 system(s) have no problems)" in every.stderr, every.stderr
