@@ -43,7 +43,7 @@ def _read_text(path: Path) -> str | None:
             return None
         with os.fdopen(fd, "rb") as handle:
             fd = -1
-            raw = handle.read(MAX_CACHE_BYTES + 1)
+            raw = handle.read(info.st_size + 1)  # (a bigger hint allocates that much)
         return raw.decode("utf-8") if len(raw) <= MAX_CACHE_BYTES else None
     except (OSError, ValueError):
         return None
