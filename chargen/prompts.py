@@ -52,6 +52,11 @@ def entry_name(entry: dict, pack: Any = None) -> str:
     return str(entry.get("id", ""))
 
 
+def table_rows(table: Any) -> list[dict]:
+    """A table's rows (none for what is not a table: a list a step made)."""
+    return list(getattr(table, "entries", ()))
+
+
 def _names(entry: dict) -> tuple:
     name = entry.get("name")
     if name is None and entry.get("result") is not None:  # a row of a roll table: its text
@@ -278,7 +283,14 @@ class Prompter:
             entry = self._resolve(answer, pool)
             if entry is not None:
                 return entry
-            self._invalid(answer, self._choices(pool))
+            # a row of the table by its id or name (not a number: those count the list
+            # shown), ruled out for this character by its conditions
+            ruled_out = None if _whole(answer.strip()) else self._resolve(answer, table_rows(table))
+            if ruled_out is not None:
+                shown = entry_name(ruled_out, getattr(table, "pack", None)) or answer
+                self.refuse("unavailable", answer=shown)
+            else:
+                self._invalid(answer, self._choices(pool))
             invalid += 1
         raise self._retry(what)
 

@@ -495,6 +495,22 @@ def test_prompt_kinds_answer_and_draw():
     assert "Choose" not in said and "random" not in said
 
 
+def test_prompt_says_a_row_the_character_cannot_take_is_ruled_out():
+    _, pack = _pack("karma")
+    table = pack["bakgrunder"]
+    pool, outside = list(table.entries)[:5], list(table.entries)[5]
+    p, err = _prompter(f"{outside['id']}\n9\nxyzzy\n2\n")
+    assert p.choose("bakgrund", table, pool) is pool[1]
+    said = " ".join(err.getvalue().split())  # (the refusals wrap at the width)
+    # a row of the table that is not among those shown: not open here, by its name
+    name = outside["name"]  # (gendered: both forms)
+    shown = " / ".join(name.values()) if isinstance(name, dict) else name
+    assert f"{shown} kan inte väljas här: det passar inte med det som redan är valt." in said
+    # a number counts the list shown, and a word no row has is none of the choices
+    assert "”9” är inget av alternativen ovan." in said
+    assert "”xyzzy” är inget av alternativen ovan." in said
+
+
 def test_prompt_closed_stdin():
     p, _ = _prompter("")
     with pytest.raises(PromptClosed, match="inmatningen tog slut"):
